@@ -1,0 +1,1 @@
+"""Execution backends: the CPU backend (always available) and CuPy (with a GPU)."""

@@ -1,0 +1,1 @@
+"""One module per `hirace` sub-command; each exposes `register(subparsers)`."""
