@@ -1,0 +1,121 @@
+"""`hirace fsm`: print the transition table, or step through a trace with it."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from hirace_py import fsm, fsm_export, oracle
+from hirace_py.errors import HiraceError
+from hirace_py.replay import relation_table
+from hirace_py.trace import BSYNC, WSYNC, Grid, Trace, TraceSyntaxError, parse
+
+EPILOG = """\
+trace syntax: events separated by ';' or newlines
+  R|W|BA|GA B.W.L [@LOC]   thread (block B, warp W, lane L) accesses LOC (default @0)
+  bsync B                  block B passes __syncthreads
+  wsync B.W                warp W of block B passes a full-mask __syncwarp
+example: hirace fsm --trace "W 0.0.0; bsync 0; R 0.1.0"
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "fsm",
+        help="print the FSM transition table or run a trace through it",
+        description="Print the race-detection FSM, or step through an event trace.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--format", choices=["text", "csv", "json", "dot"], default="text")
+    p.add_argument("--state", help="show only this state (text format)")
+    p.add_argument("--race-edges", action="store_true", help="dot: also draw the edges into RACE")
+    p.add_argument("--trace", help="run this trace (see below) and print each step")
+    p.add_argument("--grid", help="grid for --trace as BLOCKSxWARPSxLANES (default: smallest)")
+    p.set_defaults(func=run)
+
+
+def _grid(text: str | None) -> Grid | None:
+    if text is None:
+        return None
+    m = re.fullmatch(r"(\d+)x(\d+)x(\d+)", text)
+    if not m:
+        raise HiraceError(f"--grid {text!r}: expected BLOCKSxWARPSxLANES, e.g. 2x2x2")
+    try:
+        return Grid(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError as exc:
+        raise HiraceError(f"--grid {text!r}: {exc}") from None
+
+
+def explain(trace: Trace) -> str:
+    """One line per event: the event, rel/sync for accesses, the state, both verdicts."""
+    verdict = oracle.check(trace)
+    rel_of = relation_table(trace.grid)
+    block, warp = trace.grid.block_of(), trace.grid.warp_of()
+    bc = [0] * trace.grid.threads
+    wc = [0] * trace.grid.threads
+    shadow: dict[int, tuple[int, int, int, int]] = {}
+    lines = [f"grid {trace.grid} (blocks x warps x lanes)"]
+    lines.append(f"{'#':>3}  {'event':<18} {'rel':<4}{'sync':<5}{'state':<10}{'fsm':<8}oracle")
+    for i in range(len(trace)):
+        op, who, loc = int(trace.ops[i]), int(trace.who[i]), int(trace.locs[i])
+        if op == BSYNC:
+            for t in range(trace.grid.threads):
+                bc[t] += block[t] == who
+            lines.append(f"{i:>3}  {trace.format_event(i):<18}")
+            continue
+        if op == WSYNC:
+            for t in range(trace.grid.threads):
+                wc[t] += warp[t] == who
+            lines.append(f"{i:>3}  {trace.format_event(i):<18}")
+            continue
+        state, last, lbc, lwc = shadow.get(loc, (fsm.INIT, 0, 0, 0))
+        sync = fsm.Sync.B if bc[who] > lbc else fsm.Sync.W if wc[who] > lwc else fsm.Sync.U
+        rel = fsm.Rel(int(rel_of[who, last]))
+        new = fsm.step(state, op, sync, rel)
+        shadow[loc] = (new, who, bc[who], wc[who])
+        fsm_says = "race" if new == fsm.RACE else "-"
+        name = trace.locations[loc]
+        race = verdict.races.get(name)
+        if race is not None and race.second == i:
+            oracle_says = f"race with #{race.first}"
+        elif verdict.racy_after(i, loc):
+            oracle_says = "race"
+        else:
+            oracle_says = "-"
+        lines.append(
+            f"{i:>3}  {trace.format_event(i):<18} {rel.name:<4}{sync.name:<5}"
+            f"{fsm.STATES[new]:<10}{fsm_says:<8}{oracle_says}"
+        )
+    racy = sorted(verdict.races)
+    lines.append(
+        "verdict: " + (f"race on {', '.join('@' + n for n in racy)}" if racy else "no race")
+    )
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.trace is not None:
+        try:
+            trace = parse(args.trace, _grid(args.grid))
+        except TraceSyntaxError as exc:
+            raise HiraceError(f"--trace: {exc}") from None
+        sys.stdout.write(explain(trace))
+        return 0
+    state = None
+    if args.state is not None:
+        try:
+            state = fsm.state_index(args.state)
+        except ValueError as exc:
+            raise HiraceError(str(exc)) from None
+        if args.format != "text":
+            raise HiraceError("--state works with --format text only")
+    render = {
+        "text": lambda: fsm_export.to_text(state),
+        "csv": fsm_export.to_csv,
+        "json": fsm_export.to_json,
+        "dot": lambda: fsm_export.to_dot(args.race_edges),
+    }[args.format]
+    sys.stdout.write(render())
+    return 0

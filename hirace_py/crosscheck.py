@@ -1,0 +1,177 @@
+"""Differential check of an FSM table against the happens-before oracle.
+
+Used by the exhaustive and property tests, the mutation tests, and
+`hirace verify` when it picks table mutations that change behaviour. A
+disagreement is an access after which the table's state for the accessed
+location is RACE while the oracle finds no race on that location so far, or
+the other way round. Only the accessed location can change at an event, so
+comparing at accesses compares every location after every prefix.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from hirace_py.fsm import FLAT_TRANSITIONS, RACE
+from hirace_py.oracle import first_races
+from hirace_py.replay import relation_table, replay
+from hirace_py.trace import BSYNC, WSYNC, Grid
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch of traces over one grid, as (B, n) event arrays."""
+
+    grid: Grid
+    ops: np.ndarray
+    who: np.ndarray
+    locs: np.ndarray
+    n_locs: int = 1
+
+
+def alphabet(grid: Grid, threads: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Single-location events: each action by each thread, and each barrier.
+
+    With `threads`, only those threads access, and only their blocks and
+    warps have barriers.
+    """
+    if threads is None:
+        threads = list(range(grid.threads))
+    blocks = sorted({int(grid.block_of()[t]) for t in threads})
+    warps = sorted({int(grid.warp_of()[t]) for t in threads})
+    ops = [a for a in range(4) for _ in threads] + [BSYNC] * len(blocks) + [WSYNC] * len(warps)
+    who = [t for _ in range(4) for t in threads] + blocks + warps
+    return np.array(ops, np.int8), np.array(who, np.int32)
+
+
+def relation_threads(grid: Grid) -> list[int]:
+    """Four threads of a 2x2x2 grid that stand in every relation to each other:
+    two lanes of one warp, a thread of the other warp, a thread of the other block."""
+    return [grid.thread(0, 0, 0), grid.thread(0, 0, 1), grid.thread(0, 1, 0), grid.thread(1, 0, 0)]
+
+
+def exhaustive(grid: Grid, length: int, threads: list[int] | None = None) -> Iterator[Batch]:
+    """Every trace of exactly `length` events on one location, in chunks.
+
+    Verdicts are checked after every prefix, so this also covers every
+    shorter trace. Chunks fix the first event to bound memory. `threads`
+    restricts the alphabet as in `alphabet`.
+    """
+    ops_a, who_a = alphabet(grid, threads)
+    rest = np.array(list(itertools.product(range(len(ops_a)), repeat=length - 1)), np.int32)
+    rest = rest.reshape(-1, length - 1)
+    for first in range(len(ops_a)):
+        idx = np.concatenate([np.full((len(rest), 1), first, np.int32), rest], axis=1)
+        yield Batch(grid, ops_a[idx], who_a[idx], np.zeros(idx.shape, np.int32))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of comparing a table with the oracle on a batch."""
+
+    traces: int
+    checked_prefixes: int
+    disagreements: int
+    first_bad: int
+    """Index in the batch of the first trace with a disagreement, or -1."""
+    entries: np.ndarray
+    """Flat table indices used by some access of the batch (a coverage set)."""
+
+
+def oracle_verdicts(batch: Batch) -> np.ndarray:
+    """(B, n) bool: after event i, has the location it accessed raced? False at barriers."""
+    at, _ = first_races(batch.ops, batch.who, batch.locs, batch.grid, batch.n_locs)
+    at_loc = np.take_along_axis(at, batch.locs, axis=1)
+    n = batch.ops.shape[1]
+    return (at_loc >= 0) & (at_loc <= np.arange(n)[None, :]) & (batch.ops < BSYNC)
+
+
+def compare(
+    batch: Batch, table: np.ndarray = FLAT_TRANSITIONS, verdicts: np.ndarray | None = None
+) -> Comparison:
+    """Compare `table` with the oracle after every access of every trace in the batch.
+
+    `verdicts` (from `oracle_verdicts`) may be passed in to reuse them across
+    tables; they do not depend on the table.
+    """
+    if verdicts is None:
+        verdicts = oracle_verdicts(batch)
+    states, entries = replay(
+        batch.ops, batch.who, batch.locs, batch.grid, batch.n_locs, table, coverage=True
+    )
+    access = batch.ops < BSYNC
+    bad = ((states == RACE) != verdicts) & access
+    per_trace = bad.any(axis=1)
+    first = int(np.argmax(per_trace)) if per_trace.any() else -1
+    return Comparison(
+        traces=batch.ops.shape[0],
+        checked_prefixes=int(access.sum()),
+        disagreements=int(bad.sum()),
+        first_bad=first,
+        entries=np.unique(entries[access]),
+    )
+
+
+def _normalise(counters: tuple[int, ...]) -> tuple[int, ...]:
+    """Shift counters so the smallest is 0: comparisons between them are unchanged."""
+    low = min(counters)
+    return tuple(c - low for c in counters)
+
+
+def witnesses(grid: Grid, threads: list[int] | None = None, max_len: int = 10) -> dict[int, Batch]:
+    """A shortest trace for every table entry reachable on `grid`, by flat index.
+
+    Breadth-first search over replay configurations: the FSM state, the last
+    accessor, and the block and warp barrier counters with the last
+    accessor's clocks (each group shifted so its minimum is 0, which keeps
+    every comparison the replay makes). Each returned batch holds one trace
+    whose last access uses the entry. Stops early once every entry is found.
+    """
+    ops_a, who_a = alphabet(grid, threads)
+    rel_of = relation_table(grid)
+    block_of, warp_of = grid.block_of(), grid.warp_of()
+    n_blocks, n_warps = grid.blocks, grid.blocks * grid.warps
+    table = FLAT_TRANSITIONS
+    # config: (state, last, block counters + (last_bc,), warp counters + (last_wc,))
+    start = (0, 0, (0,) * (n_blocks + 1), (0,) * (n_warps + 1))
+    seen = {start}
+    frontier: list[tuple[tuple, tuple[int, ...]]] = [(start, ())]
+    found: dict[int, tuple[int, ...]] = {}
+    for _ in range(max_len):
+        nxt = []
+        for (state, last, bcs, wcs), path in frontier:
+            for e, (op, who) in enumerate(zip(ops_a.tolist(), who_a.tolist(), strict=True)):
+                if op == BSYNC:
+                    bcs2 = list(bcs)
+                    bcs2[who] += 1
+                    cfg = (state, last, _normalise(tuple(bcs2)), wcs)
+                elif op == WSYNC:
+                    wcs2 = list(wcs)
+                    wcs2[who] += 1
+                    cfg = (state, last, bcs, _normalise(tuple(wcs2)))
+                else:
+                    tbc, twc = bcs[block_of[who]], wcs[warp_of[who]]
+                    sync = 2 if tbc > bcs[-1] else 1 if twc > wcs[-1] else 0
+                    index = ((state * 4 + op) * 3 + sync) * 4 + int(rel_of[who, last])
+                    found.setdefault(index, (*path, e))
+                    cfg = (
+                        int(table[index]),
+                        who,
+                        _normalise((*bcs[:-1], tbc)),
+                        _normalise((*wcs[:-1], twc)),
+                    )
+                if cfg not in seen:
+                    seen.add(cfg)
+                    nxt.append((cfg, (*path, e)))
+        frontier = nxt
+        if not frontier or len(found) == table.size:
+            break
+    out = {}
+    for index, path in found.items():
+        idx = np.array([path], np.int32)
+        out[index] = Batch(grid, ops_a[idx], who_a[idx], np.zeros(idx.shape, np.int32))
+    return out

@@ -1,0 +1,281 @@
+"""The race-detection finite-state machine: states, their meanings, and the table.
+
+This module is the single source of truth for the FSM. Every header, the Murphi
+model and the CSV/JSON/DOT exports are rendered from `TRANSITIONS` and `STATES`.
+
+How the table is made
+---------------------
+A state is a *summary* of the access history of one memory location, exact
+enough to decide whether the next access races (DESIGN.md sections 3 and 4).
+The summary is derived from three facts about race-free histories:
+
+* Accesses of different blocks are never ordered, so a race-free history that
+  spans two or more blocks consists only of reads or only of device-scope
+  atomics (GA). Any other pair of kinds from different blocks conflicts.
+* Inside one block, the accesses since its last ``__syncthreads`` (the *block
+  epoch*) that come from two or more warps are unordered with each other, so
+  they are all reads or all atomics (two atomics of one block never conflict).
+* Inside one warp, the accesses since its last ``__syncwarp`` (the *warp
+  epoch*) by two or more threads are, likewise, all reads or all atomics.
+
+So a non-race state of a single-block history records: the kind class of the
+whole history as seen from another block (``R`` reads only, ``G`` device-scope
+atomics only, ``X`` anything else), the kind class of the block epoch as seen
+from another warp of the block (``R``, ``A`` atomics of any scope, ``X``) and
+whether it spans several warps, and, when it does not, the class of the warp
+epoch and whether it spans several threads. The last accessor's identity and
+clocks, kept beside the state in the shadow word, tell the next access whether
+a ``__syncthreads`` (sync B) or a ``__syncwarp`` (sync W) separates it from the
+*most recent* access, which is all the epochs need: every earlier access of the
+block precedes the most recent one.
+
+`successor` states these rules once; `_derive` explores every summary reachable
+from INIT, and the table is what it finds. The derivation asserts that no two
+states are equivalent (the automaton is minimal), so the state count is the
+number this semantics needs: see `docs/fsm.md`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+
+class Action(IntEnum):
+    """A memory action: plain read/write, block-scope or device-scope atomic."""
+
+    R = 0
+    W = 1
+    BA = 2
+    GA = 3
+
+
+class Sync(IntEnum):
+    """What separates the new access from the last one, as the clocks tell.
+
+    B: the accessor has passed more ``__syncthreads`` than the last accessor
+    had; W: not B, but more ``__syncwarp``; U: neither. Clocks are compared
+    whatever the relation, so the table must ignore syncs that cannot order
+    (any sync across blocks, sync W across warps).
+    """
+
+    U = 0
+    W = 1
+    B = 2
+
+
+class Rel(IntEnum):
+    """Relation of the new accessor to the last: same thread, warp, block, or other."""
+
+    S = 0
+    W = 1
+    B = 2
+    G = 3
+
+
+# Kind classes. Cross-block class of a set of accesses: R (reads only), G (GA
+# only), X (anything else: it conflicts with every access from another block).
+# Local class, as seen from another warp or thread of the same block: R (reads
+# only), A (atomics of either scope only), X (anything else).
+_CROSS_OF = {Action.R: "R", Action.W: "X", Action.BA: "X", Action.GA: "G"}
+_LOCAL_OF = {Action.R: "R", Action.W: "X", Action.BA: "A", Action.GA: "A"}
+_CROSS_WORDS = {
+    "R": "only reads",
+    "G": "only device-scope atomics",
+    "X": "mixed kinds or a write or a block-scope atomic",
+}
+_LOCAL_WORDS = {"R": "only reads", "A": "only atomics", "X": "mixed kinds or a write"}
+
+
+def _join(a: str, b: str) -> str:
+    """Class of the union of two sets of accesses with classes a and b."""
+    return a if a == b else "X"
+
+
+def _compatible(cls: str, action: Action, cross: bool) -> bool:
+    """True when `action` by another thread conflicts with no access of class `cls`."""
+    if cls == "R":
+        return action == Action.R
+    if cross:
+        return cls == "G" and action == Action.GA
+    return cls == "A" and action in (Action.BA, Action.GA)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a non-initial state knows about the history of one location.
+
+    kind is "race", "multi" (accesses from two or more blocks) or "single"
+    (all accesses by the last accessor's block). For "multi", `cross` is R or
+    G. For "single": `cross` classifies the whole history; `block` the block
+    epoch (accesses since the block's last ``__syncthreads``), `warps` whether
+    that epoch spans several warps; when it does not, `warp` classifies the
+    warp epoch (accesses since the last ``__syncwarp`` of the last accessor's
+    warp) and `threads` says whether it spans several threads (otherwise all
+    of it is by the last accessor).
+    """
+
+    kind: str
+    cross: str = ""
+    block: str = ""
+    warps: bool = False
+    warp: str = ""
+    threads: bool = False
+
+    @property
+    def name(self) -> str:
+        if self.kind == "race":
+            return "RACE"
+        if self.kind == "multi":
+            return f"MB_{self.cross}"
+        block = f"{self.block}{'m' if self.warps else 'w'}"
+        if self.warps:
+            return f"{self.cross}_{block}"
+        return f"{self.cross}_{block}_{self.warp}{'n' if self.threads else '1'}"
+
+    def meaning(self) -> str:
+        """The state's meaning as a predicate over the history of the location."""
+        if self.kind == "race":
+            return "Two conflicting accesses unordered by happens-before have occurred."
+        if self.kind == "multi":
+            return (
+                "No race. Accesses come from two or more blocks and are "
+                f"{_CROSS_WORDS[self.cross]}."
+            )
+        text = (
+            "No race. All accesses are by the last accessor's block; "
+            f"all of them: {_CROSS_WORDS[self.cross]}; "
+            f"since that block's last __syncthreads: {_LOCAL_WORDS[self.block]}, "
+        )
+        if self.warps:
+            return text + "from two or more warps."
+        who = "two or more threads" if self.threads else "the last accessor alone"
+        return (
+            text + "all by the last accessor's warp; since that warp's last "
+            f"__syncwarp: {_LOCAL_WORDS[self.warp]}, by {who}."
+        )
+
+
+INIT_SUMMARY = Summary("init")
+RACE_SUMMARY = Summary("race")
+
+
+def _fresh(cross: str, action: Action) -> Summary:
+    """History whose block epoch is just this access (first access, or after a barrier)."""
+    local = _LOCAL_OF[action]
+    return Summary("single", _join(cross, _CROSS_OF[action]), local, False, local, False)
+
+
+def successor(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
+    """The summary after one more access: the rules the whole table is derived from."""
+    if s.kind == "race":
+        return RACE_SUMMARY
+    if s.kind == "init":
+        return _fresh(_CROSS_OF[action], action)
+    if s.kind == "multi":
+        # Another block's accesses are unordered with this one whoever makes it.
+        return s if _compatible(s.cross, action, cross=True) else RACE_SUMMARY
+    cross = _join(s.cross, _CROSS_OF[action])
+    if rel == Rel.G:
+        # Every earlier access is by another block: nothing orders them.
+        if _compatible(s.cross, action, cross=True):
+            return Summary("multi", s.cross)
+        return RACE_SUMMARY
+    if sync == Sync.B:
+        # A __syncthreads since the most recent access orders the whole history.
+        return _fresh(s.cross, action)
+    if rel == Rel.B or s.warps:
+        # Another warp has an access in the block epoch that nothing orders.
+        if not _compatible(s.block, action, cross=False):
+            return RACE_SUMMARY
+        return Summary("single", cross, s.block, True)
+    block = _join(s.block, _LOCAL_OF[action])
+    if sync == Sync.W:
+        # Same warp, a __syncwarp since the most recent access: a new warp epoch.
+        local = _LOCAL_OF[action]
+        return Summary("single", cross, block, False, local, False)
+    if rel == Rel.S and not s.threads:
+        # The warp epoch is all by this thread: program order covers it.
+        return Summary("single", cross, block, False, _join(s.warp, _LOCAL_OF[action]), False)
+    # Another thread of the warp has an unordered access in the warp epoch.
+    if not _compatible(s.warp, action, cross=False):
+        return RACE_SUMMARY
+    return Summary("single", cross, block, False, s.warp, True)
+
+
+def _derive() -> tuple[list[Summary], np.ndarray]:
+    """Explore every summary reachable from INIT; return states and the table."""
+    order = [INIT_SUMMARY, RACE_SUMMARY]
+    index = {s: i for i, s in enumerate(order)}
+    queue = deque(order)
+    edges: dict[tuple[int, int, int, int], Summary] = {}
+    while queue:
+        s = queue.popleft()
+        for a in Action:
+            for y in Sync:
+                for r in Rel:
+                    t = successor(s, a, y, r)
+                    if t not in index:
+                        index[t] = len(order)
+                        order.append(t)
+                        queue.append(t)
+                    edges[(index[s], a, y, r)] = t
+    table = np.zeros((len(order), len(Action), len(Sync), len(Rel)), dtype=np.uint8)
+    for (s, a, y, r), t in edges.items():
+        table[s, a, y, r] = index[t]
+    return order, table
+
+
+def _equivalence_classes(table: np.ndarray, race: int) -> list[int]:
+    """Moore partition refinement: class id per state (equal ids = equivalent)."""
+    cls = [1 if s == race else 0 for s in range(table.shape[0])]
+    while True:
+        sig = [(cls[s], tuple(cls[t] for t in table[s].ravel())) for s in range(len(cls))]
+        ids = {k: i for i, k in enumerate(dict.fromkeys(sig))}
+        new = [ids[k] for k in sig]
+        if len(set(new)) == len(set(cls)):
+            return new
+        cls = new
+
+
+SUMMARIES, _TABLE = _derive()
+INIT = 0
+RACE = 1
+N_STATES = len(SUMMARIES)
+STATE_BITS = 5
+assert N_STATES <= 1 << STATE_BITS, "the shadow word reserves 5 bits for the state"
+assert len(set(_equivalence_classes(_TABLE, RACE))) == N_STATES, "FSM is not minimal"
+
+STATES: tuple[str, ...] = tuple("INIT" if s.kind == "init" else s.name for s in SUMMARIES)
+MEANINGS: tuple[str, ...] = tuple(
+    "No access yet." if s.kind == "init" else s.meaning() for s in SUMMARIES
+)
+STATE_INDEX: dict[str, int] = {name: i for i, name in enumerate(STATES)}
+
+_TABLE.setflags(write=False)
+TRANSITIONS: np.ndarray = _TABLE
+"""uint8 array (states, 4 actions, 3 syncs, 4 relations) -> next state. Read-only."""
+
+FLAT_TRANSITIONS: np.ndarray = TRANSITIONS.ravel()
+"""The table in the order device code indexes it, see `flat_index`."""
+
+
+def flat_index(state: int, action: int, sync: int, rel: int) -> int:
+    """Index into `FLAT_TRANSITIONS`, the layout the device table uses."""
+    return ((state * len(Action) + action) * len(Sync) + sync) * len(Rel) + rel
+
+
+def step(state: int, action: int, sync: int, rel: int) -> int:
+    """Next state after an access with the given action, sync status and relation."""
+    return int(TRANSITIONS[state, action, sync, rel])
+
+
+def state_index(name: str) -> int:
+    """Index of a state by name; ValueError listing the valid names if unknown."""
+    try:
+        return STATE_INDEX[name]
+    except KeyError:
+        raise ValueError(f"unknown FSM state {name!r}; states are {', '.join(STATES)}") from None

@@ -1,0 +1,96 @@
+"""Replay traces through the FSM exactly as the instrumented device code does.
+
+Each thread keeps two scalar clocks: `bc`, the block barriers it has passed,
+and `wc`, the warp barriers it has passed. Each location has a shadow word:
+the FSM state and the last accessor's thread and clocks. On an access the
+relation and the sync status are computed from the shadow word and the
+accessor's clocks (DESIGN.md section 4), the table gives the next state, and
+the accessor replaces the last accessor. A zeroed word is INIT whatever its
+other fields hold, which is what lets device code start from cleared shadow.
+
+Batched over traces like `hirace_py.oracle`, for the exhaustive tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hirace_py.fsm import FLAT_TRANSITIONS, Rel, Sync
+from hirace_py.trace import BSYNC, WSYNC, Grid, Trace
+
+
+def relation_table(grid: Grid) -> np.ndarray:
+    """REL[t, p]: relation of thread t to thread p (S, W, B or G)."""
+    block, warp = grid.block_of(), grid.warp_of()
+    rel = np.full((grid.threads, grid.threads), Rel.G, np.int8)
+    rel[block[:, None] == block[None, :]] = Rel.B
+    rel[warp[:, None] == warp[None, :]] = Rel.W
+    np.fill_diagonal(rel, Rel.S)
+    return rel
+
+
+def replay(
+    ops: np.ndarray,
+    who: np.ndarray,
+    locs: np.ndarray,
+    grid: Grid,
+    n_locs: int,
+    table: np.ndarray = FLAT_TRANSITIONS,
+    coverage: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """FSM state of the accessed location after each event: int array (B, n).
+
+    With `coverage`, also returns the flat table index each access used
+    (B, n), -1 at barriers. Barrier events get -1. Only the accessed location changes at an access,
+    so this determines every location's state after every prefix. `table` is
+    a flat transition table (see `hirace_py.fsm.flat_index`); tests pass
+    mutated tables here.
+    """
+    n_traces, n_events = ops.shape
+    rel_of = relation_table(grid)
+    block, warp = grid.block_of(), grid.warp_of()
+    bc = np.zeros((n_traces, grid.threads), np.int32)
+    wc = np.zeros((n_traces, grid.threads), np.int32)
+    state = np.zeros((n_traces, n_locs), np.int32)
+    last = np.zeros((n_traces, n_locs), np.int32)
+    last_bc = np.zeros((n_traces, n_locs), np.int32)
+    last_wc = np.zeros((n_traces, n_locs), np.int32)
+    out = np.full((n_traces, n_events), -1, np.int32)
+    used = np.full((n_traces, n_events), -1, np.int32) if coverage else None
+    for i in range(n_events):
+        op, w, loc = ops[:, i], who[:, i], locs[:, i]
+        acc = np.flatnonzero(op < BSYNC)
+        if acc.size:
+            t, lo = w[acc], loc[acc]
+            tbc, twc = bc[acc, t], wc[acc, t]
+            sync = np.where(
+                tbc > last_bc[acc, lo], Sync.B, np.where(twc > last_wc[acc, lo], Sync.W, Sync.U)
+            )
+            rel = rel_of[t, last[acc, lo]]
+            index = ((state[acc, lo] * 4 + op[acc]) * 3 + sync) * 4 + rel
+            state[acc, lo] = table[index]
+            out[acc, i] = state[acc, lo]
+            if used is not None:
+                used[acc, i] = index
+            last[acc, lo] = t
+            last_bc[acc, lo] = tbc
+            last_wc[acc, lo] = twc
+        is_b = op == BSYNC
+        if is_b.any():
+            bc += is_b[:, None] & (block[None, :] == w[:, None])
+        is_w = op == WSYNC
+        if is_w.any():
+            wc += is_w[:, None] & (warp[None, :] == w[:, None])
+    return (out, used) if used is not None else out
+
+
+def replay_trace(trace: Trace, table: np.ndarray = FLAT_TRANSITIONS) -> np.ndarray:
+    """State of the accessed location after each event of one trace (-1 at barriers)."""
+    return replay(
+        trace.ops[None, :],
+        trace.who[None, :],
+        trace.locs[None, :],
+        trace.grid,
+        len(trace.locations),
+        table,
+    )[0]

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything hirace needs on a fresh Debian/Ubuntu machine: the system
+# packages (g++, rumur for the Murphi model, graphviz for diagrams), a virtual
+# environment in .venv, and the package with its test and benchmark extras.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 - <<'PY'
+import sys
+if sys.version_info < (3, 11):
+    sys.exit(f"hirace needs Python 3.11 or newer, found {sys.version.split()[0]}")
+PY
+
+need=()
+command -v g++ >/dev/null || need+=(g++)
+command -v rumur >/dev/null || need+=(rumur)
+command -v dot >/dev/null || need+=(graphviz)
+if ((${#need[@]})); then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test,bench]'

@@ -1,0 +1,56 @@
+"""The differential tests can fail: every behaviour-changing flip of a RACE entry is caught.
+
+Each RACE entry is flipped, one at a time, to every other state. A flip
+changes behaviour exactly when some trace uses the entry; every entry is used
+by its witness trace (test_fsm_exhaustive shows all 1008 are reachable), so
+every flip changes behaviour, and each must make the comparison with the
+oracle report a disagreement on the witness. Traces that do not use the
+entry replay identically under the flip, so running the comparison on the
+witness alone is the same verdict as running it on a suite that contains it.
+A few flips are also run through the full 4-event exhaustive comparison.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hirace_py import crosscheck, fsm
+from hirace_py.trace import Grid
+
+GRID = Grid(2, 2, 2)
+
+
+def test_every_race_entry_flip_is_caught() -> None:
+    found = crosscheck.witnesses(GRID, crosscheck.relation_threads(GRID))
+    race_entries = np.flatnonzero(fsm.FLAT_TRANSITIONS == fsm.RACE)
+    assert len(race_entries) > 400
+    flips = missed = 0
+    for index in race_entries:
+        batch = found[int(index)]
+        verdicts = crosscheck.oracle_verdicts(batch)
+        for other in range(fsm.N_STATES):
+            if other == fsm.RACE:
+                continue
+            table = fsm.FLAT_TRANSITIONS.copy()
+            table[index] = other
+            flips += 1
+            if crosscheck.compare(batch, table, verdicts).disagreements == 0:
+                missed += 1
+    assert flips == len(race_entries) * (fsm.N_STATES - 1)
+    assert missed == 0
+
+
+def test_flips_reachable_in_4_events_fail_the_full_exhaustive_comparison() -> None:
+    entries = {
+        i
+        for i, b in crosscheck.witnesses(GRID, crosscheck.relation_threads(GRID)).items()
+        if b.ops.shape[1] <= 4 and fsm.FLAT_TRANSITIONS[i] == fsm.RACE
+    }
+    rng = np.random.default_rng(0)
+    for index in rng.choice(sorted(entries), size=3, replace=False):
+        table = fsm.FLAT_TRANSITIONS.copy()
+        table[index] = fsm.INIT
+        bad = sum(
+            crosscheck.compare(b, table).disagreements for b in crosscheck.exhaustive(GRID, 4)
+        )
+        assert bad > 0

@@ -1,0 +1,39 @@
+"""Random traces up to 40 events on random small grids: table == oracle after every prefix.
+
+The default run draws 500 examples; `pytest -m slow` runs the same property
+on 20,000.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from hirace_py import crosscheck
+from hirace_py.trace import Trace
+from tests.trace_strategies import traces
+
+
+def assert_agrees(trace: Trace) -> None:
+    batch = crosscheck.Batch(
+        trace.grid,
+        trace.ops[None, :],
+        trace.who[None, :],
+        trace.locs[None, :],
+        len(trace.locations),
+    )
+    result = crosscheck.compare(batch)
+    assert result.disagreements == 0, f"grid {trace.grid}: {trace.format()}"
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traces())
+def test_random_traces_agree_with_oracle(trace: Trace) -> None:
+    assert_agrees(trace)
+
+
+@pytest.mark.slow
+@settings(max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traces())
+def test_random_traces_agree_with_oracle_slow(trace: Trace) -> None:
+    assert_agrees(trace)
