@@ -1,0 +1,73 @@
+"""What the checker needs from an execution backend, whichever it is.
+
+A backend compiles instrumented source into a `DeviceModule`, gives out
+device buffers, writes the runtime state variable and launches kernels. The
+checker (`hirace_py.check`) is written against these protocols only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+
+class Buffer(Protocol):
+    """Device memory: its address as device code sees it, and host access."""
+
+    address: int
+    nbytes: int
+
+    def read(self) -> np.ndarray:
+        """The buffer's bytes as a uint8 host array (a copy or a view)."""
+
+    def write(self, data: np.ndarray) -> None:
+        """Copy host data (any dtype, at most nbytes) to the start of the buffer."""
+
+    def zero(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class LaunchTiming:
+    """Seconds the grid ran, measured by the backend (events on a GPU)."""
+
+    seconds: float
+    stdout: str = ""
+
+
+class DeviceModule(Protocol):
+    backend: str
+
+    def alloc(self, nbytes: int) -> Buffer:
+        """Zero-filled device memory."""
+
+    def upload(self, array: np.ndarray) -> Buffer:
+        """A device copy of a kernel argument array, typed like it."""
+
+    def download(self, buffer: Buffer, out: np.ndarray) -> None:
+        """Copy a buffer made by `upload` back into the host array `out`."""
+
+    def global_address(self, name: str) -> int: ...
+
+    def global_size(self, name: str) -> int | None: ...
+
+    def write_global(self, name: str, data: bytes) -> None: ...
+
+    def launch(
+        self,
+        kernel: str,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        args: Sequence[object],
+        shared_bytes: int,
+        seed: int,
+        schedule: str,
+        echo: bool = True,
+    ) -> LaunchTiming:
+        """Run a kernel; pointer arguments are Buffers, the rest scalars.
+
+        `echo=False` keeps the kernel's printf output off this process's
+        stdout (replays print nothing the first run did not).
+        """

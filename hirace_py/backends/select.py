@@ -1,0 +1,53 @@
+"""Pick and open a backend: 'cpu', 'cupy', or 'auto' (CuPy when a GPU is usable)."""
+
+from __future__ import annotations
+
+import functools
+
+from hirace_py.backends.base import DeviceModule
+from hirace_py.errors import HiraceError
+
+BACKENDS = ("auto", "cpu", "cupy")
+
+
+@functools.cache
+def gpu_usable() -> bool:
+    """True when CuPy imports and sees a CUDA device."""
+    try:
+        import cupy  # type: ignore[import-not-found]
+
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+def resolve(name: str) -> tuple[str, str]:
+    """The concrete backend for `name`, and a sentence saying why it was chosen."""
+    if name not in BACKENDS:
+        raise HiraceError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    if name == "auto":
+        if gpu_usable():
+            return "cupy", "backend auto: a CUDA GPU is usable, running on it through CuPy"
+        return "cpu", "backend auto: no usable CUDA GPU (or no CuPy), running on the CPU backend"
+    return name, f"backend {name}"
+
+
+def open_module(
+    name: str, source: str, filename: str, include_dirs: list[str]
+) -> tuple[DeviceModule, bool]:
+    """Compile `source` on backend `name` ('cpu' or 'cupy').
+
+    Returns the module and whether the backend runs blocks one at a time
+    (which lets shared-memory shadow frames be reused across blocks).
+    """
+    if name == "cpu":
+        from hirace_py.backends.cpu_device import CpuModule
+
+        return CpuModule(source, filename, include_dirs), True
+    try:
+        from hirace_py.backends.cupy_device import CupyModule
+    except ImportError as exc:
+        raise HiraceError(
+            f"--backend cupy needs CuPy ({exc}); install it with: pip install '.[gpu]'"
+        ) from None
+    return CupyModule(source, filename, include_dirs), False

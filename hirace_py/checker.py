@@ -1,0 +1,314 @@
+"""Check kernels for races end to end: instrument, compile, launch, report.
+
+    import hirace_py
+    report = hirace_py.check(source, "kernel", grid, block, args,
+                             shared_bytes=0, backend="auto", config=None)
+
+`Checker` does the same for several launches of one source, compiling once.
+Argument arrays are NumPy arrays, updated in place as by the kernel.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from hirace_py import oracle
+from hirace_py.backends.base import Buffer, LaunchTiming
+from hirace_py.backends.select import open_module, resolve
+from hirace_py.config import Config
+from hirace_py.fsm import Action
+from hirace_py.instrument import instrument, runtime
+from hirace_py.instrument.model import Kernel, Site, Tables
+from hirace_py.pairs import exact_pairs
+from hirace_py.report import Access, LaunchReport, Notice, Race, Report, race_kind
+from hirace_py.tracking import LOG_DTYPE, Outcome, Tracker
+
+Dims = int | Sequence[int]
+
+
+def dims3(value: Dims, what: str) -> tuple[int, int, int]:
+    """Normalise a grid or block given as an int or 1-3 ints."""
+    items = [value] if isinstance(value, int | np.integer) else list(value)
+    if not 1 <= len(items) <= 3 or not all(isinstance(v, int | np.integer) and v >= 1
+                                           for v in items):  # fmt: skip
+        raise ValueError(f"{what} must be a positive int or 1 to 3 positive ints, got {value!r}")
+    items = [int(v) for v in items] + [1] * (3 - len(items))
+    return items[0], items[1], items[2]
+
+
+def include_dir() -> str:
+    """A directory holding the rendered runtime header (rewritten if stale)."""
+    return str(runtime.write_include_dir(Path(tempfile.gettempdir()) / "hirace-include"))
+
+
+class Checker:
+    """One instrumented, compiled source; launch its kernels and collect races."""
+
+    def __init__(
+        self,
+        source: str,
+        filename: str = "kernel.cu",
+        config: Config | None = None,
+        backend: str = "auto",
+        include_dirs: list[str] | None = None,
+    ) -> None:
+        self.config = config or Config()
+        self.backend, self.backend_note = resolve(backend)
+        self.filename = filename
+        self.lines = source.splitlines()
+        self.instrumented = instrument(source, filename, self.config, include_dirs)
+        dirs = [include_dir(), *(include_dirs or [])]
+        self.module, sequential = open_module(
+            self.backend, self.instrumented.source, filename, dirs
+        )
+        self.tracker = Tracker(self.module, self.tables, self.config, sequential)
+        self.report = Report(filename, warnings=list(self.tables.warnings))
+
+    @property
+    def tables(self) -> Tables:
+        return self.instrumented.tables
+
+    def launch(
+        self,
+        kernel: str,
+        grid: Dims,
+        block: Dims,
+        args: Sequence[object],
+        shared_bytes: int = 0,
+        seed: int = 0,
+        schedule: str = "inorder",
+    ) -> LaunchReport:
+        """Run one launch with fresh shadow; arrays in `args` are updated in place.
+
+        If it races and `report.pairs` is "exact", the launch is replayed from
+        the same inputs to list every racing pair of sites exactly.
+        """
+        g, b = dims3(grid, "grid"), dims3(block, "block")
+        info = self.kernel_info(kernel, args)
+        inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        outcome, timing = self.run(info, g, b, args, shared_bytes, seed, schedule)
+        races = self.races(info, outcome, g, b)
+        notices = self.notices(outcome)
+        if outcome.races and self.config.pairs == "exact":
+            replayed, _ = self.run(info, g, b, inputs, shared_bytes, seed, schedule, outcome)
+            races, more = self.exact_races(info, outcome, replayed, races, g, b)
+            notices += more
+        launch = LaunchReport(
+            kernel, g, b, shared_bytes, self.backend, timing.seconds, races=races,
+            notices=notices, counters=outcome.counters, shadow_bytes=outcome.shadow_bytes,
+            stdout=timing.stdout,
+        )  # fmt: skip
+        self.report.launches.append(launch)
+        return launch
+
+    def kernel_info(self, kernel: str, args: Sequence[object]) -> Kernel:
+        """The kernel's parameters, checked against `args` (TypeError naming the parameter)."""
+        try:
+            info = self.tables.kernel(kernel)
+        except KeyError as exc:
+            raise TypeError(str(exc.args[0])) from None
+        if len(args) != len(info.params):
+            raise TypeError(
+                f"kernel {kernel} takes {len(info.params)} arguments "
+                f"({', '.join(p.name for p in info.params)}), got {len(args)}"
+            )
+        for p, a in zip(info.params, args, strict=True):
+            if isinstance(a, np.ndarray) and not p.pointer:
+                raise TypeError(f"kernel {kernel} parameter {p.name} ({p.type}) is not a "
+                                "pointer, but got an array")  # fmt: skip
+            if p.pointer and not isinstance(a, np.ndarray):
+                raise TypeError(
+                    f"kernel {kernel} parameter {p.name} ({p.type}) is a "
+                    f"pointer: pass a NumPy array, got {type(a).__name__}"
+                )
+        return info
+
+    def run(
+        self,
+        info: Kernel,
+        g: tuple[int, int, int],
+        b: tuple[int, int, int],
+        args: Sequence[object],
+        shared_bytes: int,
+        seed: int,
+        schedule: str,
+        replay: Outcome | None = None,
+    ) -> tuple[Outcome, LaunchTiming]:
+        """One tracked launch; arrays in `args` receive the kernel's results."""
+        buffers: dict[str, Buffer] = {}
+        device_args: list[object] = []
+        for p, a in zip(info.params, args, strict=True):
+            if isinstance(a, np.ndarray):
+                buffers[p.name] = self.module.upload(a)
+                device_args.append(buffers[p.name])
+            else:
+                device_args.append(a)
+        self.tracker.prepare(info.name, g, b, shared_bytes, buffers, replay)
+        timing = self.module.launch(
+            info.name, g, b, device_args, shared_bytes, seed, schedule, echo=replay is None
+        )
+        outcome = self.tracker.collect()
+        for p, a in zip(info.params, args, strict=True):
+            if p.name in buffers:
+                self.module.download(buffers[p.name], a)  # type: ignore[arg-type]
+        return outcome, timing
+
+    def exact_races(
+        self,
+        info: Kernel,
+        first: Outcome,
+        replayed: Outcome,
+        approximate: list[Race],
+        g: tuple[int, int, int],
+        b: tuple[int, int, int],
+    ) -> tuple[list[Race], list[Notice]]:
+        """Races from the replay log; falls back to `approximate` where the log is short."""
+        log = replayed.log if replayed.log is not None else np.zeros(0, LOG_DTYPE)
+        grouped: dict[tuple, list] = {}
+        for (sa, sb), per_word in exact_pairs(log).items():
+            for word, pair in per_word.items():
+                located = self.tracker.locate(word)
+                if located is None:
+                    continue
+                var, element = located
+                grouped.setdefault((sa, sb, var.id), []).append((element, pair))
+        races = []
+        sites = self.tables.sites
+        for (sa, sb, var_id), items in grouped.items():
+            var = self.tables.variables[var_id]
+            element, pair = min(items, key=lambda x: x[0])
+            races.append(Race(
+                race_kind(sites[sa].action, sites[sb].action), var.space, var.name, info.name,
+                self.access(sites[sa], pair.first.tid, pair.first.block, g, b),
+                self.access(sites[sb], pair.second.tid, pair.second.block, g, b),
+                len(items), element, True,
+            ))  # fmt: skip
+        notices = []
+        complete = replayed.log_complete and not first.frames_reused
+        if not complete:
+            found = {(r.first.site, r.second.site) for r in races}
+            races += [r for r in approximate if (r.first.site, r.second.site) not in found
+                      and (r.second.site, r.first.site) not in found]  # fmt: skip
+            why = ("the replay log was full (raise report.log_capacity)"
+                   if not replayed.log_complete else
+                   "shared-memory shadow was reused across blocks")  # fmt: skip
+            notices.append(
+                Notice(
+                    "pairs-incomplete",
+                    f"exact racing pairs are incomplete: {why}; "
+                    "races marked inexact come from the shadow word alone",
+                )
+            )
+        return sorted(races, key=lambda r: (r.lines(), r.kind)), notices
+
+    def access(self, site: Site | None, tid: int, block: int, g: tuple, b: tuple) -> Access:
+        thread = (tid % b[0], tid // b[0] % b[1], tid // (b[0] * b[1]))
+        blk = (block % g[0], block // g[0] % g[1], block // (g[0] * g[1]))
+        line = ""
+        if site is not None and 0 < site.line <= len(self.lines):
+            line = self.lines[site.line - 1]
+        return Access(site, thread, blk, line)
+
+    def races(self, kernel: Kernel, outcome: Outcome, g: tuple, b: tuple) -> list[Race]:
+        """Merge device records into races keyed by the unordered pair of sites and kind."""
+        merged: dict[tuple, Race] = {}
+        sites = self.tables.sites
+        for raw in outcome.races:
+            second = sites[raw.site]
+            first = sites[raw.partner_site] if raw.partner_site is not None else None
+            var = self.tables.variables[raw.var]
+            exact = (
+                first is not None
+                and oracle.conflicts(
+                    Action[first.action], Action[second.action], raw.prev_block == raw.block
+                )
+                and (raw.prev_tid, raw.prev_block) != (raw.tid, raw.block)
+            )
+            # Without the exact partner, a plain write is the partner every kind of
+            # access conflicts with; `exact` tells the reader which case this is.
+            kind = race_kind(first.action if exact and first else "W", second.action)
+            pair = tuple(sorted((first.id if first else -1, second.id)))
+            key = (pair, kind, var.id)
+            if key in merged:
+                old = merged[key]
+                merged[key] = Race(
+                    old.kind,
+                    old.space,
+                    old.variable,
+                    old.kernel,
+                    old.first,
+                    old.second,
+                    old.count + raw.count,
+                    old.element,
+                    old.exact,
+                )
+                continue
+            merged[key] = Race(
+                kind, var.space, var.name, kernel.name,
+                self.access(first, raw.prev_tid, raw.prev_block, g, b),
+                self.access(second, raw.tid, raw.block, g, b),
+                raw.count, raw.unit, exact,
+            )  # fmt: skip
+        return sorted(merged.values(), key=lambda r: (r.lines(), r.kind))
+
+    def notices(self, outcome: Outcome) -> list[Notice]:
+        """Everything the launch could not check, from the device counters."""
+        if outcome.untracked:
+            return [Notice("not-tracked", f"launch not tracked: {outcome.untracked}")]
+        c, layout, out = outcome.counters, outcome.layout, []
+        if c.get("clock_overflow_threads"):
+            out.append(Notice(
+                "clock-overflow",
+                f"{c['clock_overflow_threads']} thread(s) passed more than {layout.max_bc} "
+                f"block barriers or {layout.max_wc} warp barriers (the shadow word's clock "
+                f"fields); {c['untracked_clock']} of their later accesses were not checked",
+                c["untracked_clock"],
+            ))  # fmt: skip
+        texts = {
+            "unmonitored": "access(es) to memory hirace does not monitor (local memory through "
+                           "pointers, or allocations that were not registered)",
+            "narrow": "access(es) narrower than their variable's shadow unit: sub-unit "
+                      "neighbours are not told apart",
+            "partial_syncwarp": "__syncwarp call(s) with a partial mask were not counted as "
+                                "barriers; accesses they order may be reported as races",
+            "report_overflow": "race record(s) dropped: the report table was full "
+                               "(raise report.capacity)",
+            "shared_table_full": "__shared__ variable registration(s) dropped: too many "
+                                 "variables for one thread; their accesses count as unmonitored",
+            "skipped_blocks": "access(es) by blocks outside monitor.blocks were not checked",
+        }  # fmt: skip
+        for key, text in texts.items():
+            if c.get(key):
+                out.append(Notice(key.replace("_", "-"), f"{c[key]} {text}", c[key]))
+        if layout is not None and not layout.records_sites and self.config.sites:
+            out.append(
+                Notice(
+                    "no-sites",
+                    "the grid is too large to record the earlier "
+                    "access's site in the shadow word; reports name its thread only",
+                )
+            )
+        return out
+
+
+def check(
+    source: str,
+    kernel: str,
+    grid: Dims,
+    block: Dims,
+    args: Sequence[object],
+    shared_bytes: int = 0,
+    backend: str = "auto",
+    config: Config | None = None,
+    filename: str = "kernel.cu",
+    seed: int = 0,
+    schedule: str = "inorder",
+) -> Report:
+    """Instrument `source`, run `kernel` once, and report its races."""
+    checker = Checker(source, filename, config, backend)
+    checker.launch(kernel, grid, block, args, shared_bytes, seed, schedule)
+    return checker.report

@@ -1,0 +1,111 @@
+"""What instrumentation produces besides source: the tables the host needs.
+
+Sites name access locations in the original source; variables name the
+memory a race report points at; kernels describe parameters so the host can
+register argument arrays with the right shadow granularity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Site:
+    """One instrumented access: an action at a place in the original source."""
+
+    id: int
+    file: str
+    line: int
+    column: int
+    action: str
+    """R, W, BA or GA."""
+    function: str
+    expr: str
+    """The accessed expression as written (shortened)."""
+
+
+@dataclass(frozen=True)
+class Variable:
+    """Memory a report can name: a kernel parameter, a __shared__ or __device__ variable."""
+
+    id: int
+    name: str
+    space: str
+    """'global' or 'shared'."""
+    kind: str
+    """'param', 'shared', 'dynamic_shared' or 'device'."""
+    function: str
+    """Kernel of a parameter or of a function-scope __shared__ variable; '' at file scope."""
+    gran_log2: int
+    """log2 of the bytes covered by one shadow word."""
+    size: int = 0
+    """Bytes, for static __shared__ and __device__ variables."""
+    frame_offset: int = 0
+    """Shadow words before this __shared__ variable in a block frame."""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Param:
+    """A kernel parameter as the launcher sees it."""
+
+    name: str
+    type: str
+    pointer: bool
+    var: int | None
+    """Variable id for pointer parameters."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    line: int
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class Warning:
+    """Something the rewriter could not instrument, with where it is."""
+
+    file: str
+    line: int
+    column: int
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: warning [{self.code}]: {self.message}"
+
+
+@dataclass
+class Tables:
+    """Everything the host side needs to run instrumented code and read its reports."""
+
+    sites: list[Site] = field(default_factory=list)
+    variables: list[Variable] = field(default_factory=list)
+    kernels: list[Kernel] = field(default_factory=list)
+    warnings: list[Warning] = field(default_factory=list)
+    static_shared_units: int = 0
+    """Shadow words for all static __shared__ variables of the translation unit."""
+    dynamic_shared_gran_log2: int = 0
+    dynamic_shared_offset: int = 0
+
+    def kernel(self, name: str) -> Kernel:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        known = ", ".join(k.name for k in self.kernels) or "none"
+        raise KeyError(f"no instrumented kernel {name!r} (kernels: {known})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sites": [asdict(s) for s in self.sites],
+            "variables": [asdict(v) for v in self.variables],
+            "kernels": [asdict(k) for k in self.kernels],
+            "warnings": [asdict(w) for w in self.warnings],
+            "static_shared_units": self.static_shared_units,
+            "dynamic_shared_gran_log2": self.dynamic_shared_gran_log2,
+            "dynamic_shared_offset": self.dynamic_shared_offset,
+        }

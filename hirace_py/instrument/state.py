@@ -1,0 +1,136 @@
+"""The runtime state shared by host and device: one definition, two renderings.
+
+`STATE_FIELDS` and friends list the fields of the structs the instrumented
+code reads (`hirace::State`, filled by the host before each launch) and
+writes (`hirace::Counters`, `hirace::RaceRecord`). The runtime header renders
+them into C++ structs; the host builds and reads them as ctypes structures.
+Fields are fixed-width and ordered so that both layouts agree without padding
+surprises (64-bit fields first within each struct).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+MAX_REGIONS = 64
+"""Global regions (allocations) a launch can register."""
+MAX_SHARED_VARS = 16
+"""`__shared__` variables one thread can have registered at once."""
+
+U64, U32 = "unsigned long long", "unsigned int"
+_CTYPES = {U64: ctypes.c_uint64, U32: ctypes.c_uint32}
+
+REGION_FIELDS: list[tuple[str, str, str]] = [
+    ("base", U64, "first byte of the monitored memory"),
+    ("end", U64, "one past its last byte"),
+    ("shadow", U64, "address of the shadow word of its unit 0"),
+    ("gran_log2", U32, "log2 of the bytes per shadow unit"),
+    ("var", U32, "variable id, for reports"),
+]
+
+COUNTER_FIELDS: list[tuple[str, str, str]] = [
+    ("races", U64, "elements that entered RACE"),
+    ("report_overflow", U64, "race records dropped because the report table was full"),
+    ("untracked_clock", U64, "accesses not tracked: the thread's barrier clock overflowed"),
+    ("clock_overflow_threads", U64, "threads whose barrier clock overflowed"),
+    ("unmonitored", U64, "accesses to memory in no registered region (local, unregistered)"),
+    ("narrow", U64, "accesses narrower than their region's shadow unit"),
+    ("partial_syncwarp", U64, "__syncwarp calls with a partial mask (not counted as barriers)"),
+    ("shared_table_full", U64, "__shared__ registrations dropped: thread table full"),
+    ("skipped_blocks", U64, "accesses by blocks outside the monitored range"),
+    ("logged", U64, "accesses to elements in RACE seen during a replay (may exceed log_cap)"),
+]
+
+RECORD_FIELDS: list[tuple[str, str, str]] = [
+    ("key", U64, "(partner site + 1) << 32 | (site + 1); 0 marks a free slot"),
+    ("unit", U64, "shadow unit index of the first racing element"),
+    ("count", U32, "elements that raced with this pair of sites"),
+    ("var", U32, "variable id of the first racing element"),
+    ("tid", U32, "detecting thread (linear index in block)"),
+    ("block", U32, "detecting block (linear index, low 32 bits)"),
+    ("prev_tid", U32, "last accessor before the race (thread)"),
+    ("prev_block", U32, "last accessor before the race (block, low 32 bits)"),
+    ("prev_state", U32, "FSM state before the race"),
+    ("flags", U32, "bit 0: the partner site is unknown (no site bits)"),
+]
+
+LOG_FIELDS: list[tuple[str, str, str]] = [
+    ("word", U64, "address of the shadow word of the element"),
+    ("block", U64, "accessing block (linear)"),
+    ("site", U32, "access site"),
+    ("action", U32, "R, W, BA or GA"),
+    ("tid", U32, "accessing thread (linear index in block)"),
+    ("bc", U32, "its block-barrier clock"),
+    ("wc", U32, "its warp-barrier clock"),
+    ("pad", U32, ""),
+]
+
+STATE_FIELDS: list[tuple[str, str, str]] = [
+    ("regions", f"Region[{MAX_REGIONS}]", "registered global regions"),
+    ("frames", U64, "device address of the per-block shared-memory shadow frames"),
+    ("reports", U64, "device address of the RaceRecord table"),
+    ("counters", U64, "device address of the Counters"),
+    ("log", U64, "device address of the replay LogRecord buffer; 0 when not replaying"),
+    ("log_cap", U64, "LogRecords the buffer holds"),
+    ("block_lo", U64, "first monitored block (linear)"),
+    ("block_hi", U64, "one past the last monitored block"),
+    ("dyn_shared_bytes", U64, "dynamic shared memory of this launch"),
+    ("frame_units", U64, "shadow words per block frame"),
+    ("n_frames", U64, "frames allocated; fewer than blocks means frames are reused"),
+    ("max_bc", U64, "largest trackable block-barrier clock"),
+    ("max_wc", U64, "largest trackable warp-barrier clock"),
+    ("enabled", U32, "0 disables all tracking"),
+    ("n_regions", U32, "regions in use"),
+    ("report_cap", U32, "slots in the RaceRecord table (a power of two)"),
+    ("dyn_gran_log2", U32, "log2 shadow unit of dynamic shared memory"),
+    ("site_shift", U32, "shadow word layout: see hirace_py/shadow.py"),
+    ("site_bits", U32, ""),
+    ("tid_shift", U32, ""),
+    ("tid_bits", U32, ""),
+    ("block_shift", U32, ""),
+    ("block_bits", U32, ""),
+    ("wc_shift", U32, ""),
+    ("wc_bits", U32, ""),
+    ("bc_shift", U32, ""),
+    ("bc_bits", U32, ""),
+]
+
+
+def _ctype(c_type: str) -> Any:
+    if c_type.startswith("Region["):
+        return Region * MAX_REGIONS
+    return _CTYPES[c_type]
+
+
+class Region(ctypes.Structure):
+    _fields_ = [(n, _CTYPES[t]) for n, t, _ in REGION_FIELDS]
+
+
+class Counters(ctypes.Structure):
+    _fields_ = [(n, _CTYPES[t]) for n, t, _ in COUNTER_FIELDS]
+
+
+class RaceRecord(ctypes.Structure):
+    _fields_ = [(n, _CTYPES[t]) for n, t, _ in RECORD_FIELDS]
+
+
+class LogRecord(ctypes.Structure):
+    _fields_ = [(n, _CTYPES[t]) for n, t, _ in LOG_FIELDS]
+
+
+class State(ctypes.Structure):
+    _fields_ = [(n, _ctype(t)) for n, t, _ in STATE_FIELDS]
+
+
+def cxx_fields(fields: list[tuple[str, str, str]]) -> list[dict[str, str]]:
+    """Fields as the runtime template renders them: C++ declarations with comments."""
+    out = []
+    for name, c_type, doc in fields:
+        if c_type.endswith("]"):
+            base, count = c_type[:-1].split("[")
+            decl = f"{base} {name}[{count}]"
+        else:
+            decl = f"{c_type} {name}"
+        out.append({"decl": decl, "doc": doc})
+    return out

@@ -1,0 +1,196 @@
+"""Launch specs (TOML): kernel, grid, block, shared memory and arguments.
+
+The schema is documented in docs/launch-spec.md. Validation is strict: every
+error names the file and the key, e.g. `spec.toml: launch[1].args.x.dtype`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hirace_py.errors import HiraceError
+
+DTYPES = (
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64",
+)  # fmt: skip
+INITS = ("zeros", "ones", "arange", "random", "npy")
+LAUNCH_KEYS = {"kernel", "grid", "block", "shared_bytes", "seed", "schedule", "args"}
+ARRAY_KEYS = {"dtype", "length", "init", "seed", "low", "high", "fill", "path"}
+SCHEDULES = ("inorder", "random")
+
+
+class SpecError(HiraceError):
+    """A bad launch spec; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    dtype: str
+    length: int
+    init: str = "zeros"
+    seed: int = 0
+    low: float = 0
+    high: float = 100
+    fill: float | None = None
+    path: Path | None = None
+
+    def build(self) -> np.ndarray:
+        """A fresh array initialised as the spec says (deterministic)."""
+        dt = np.dtype(self.dtype)
+        if self.init == "npy":
+            assert self.path is not None
+            arr = np.load(self.path)
+            return np.ascontiguousarray(arr.astype(dt, copy=False).ravel())
+        if self.init == "ones":
+            return np.ones(self.length, dt)
+        if self.init == "arange":
+            return np.arange(self.length).astype(dt)
+        if self.init == "random":
+            rng = np.random.default_rng(self.seed)
+            if dt.kind in "iu":
+                return rng.integers(int(self.low), int(self.high), self.length).astype(dt)
+            return rng.uniform(self.low, self.high, self.length).astype(dt)
+        arr = np.zeros(self.length, dt)
+        if self.fill is not None:
+            arr[:] = self.fill
+        return arr
+
+
+Arg = ArraySpec | int | float | bool
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    kernel: str
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    args: dict[str, Arg] = field(default_factory=dict)
+    shared_bytes: int = 0
+    seed: int = 0
+    schedule: str = "inorder"
+
+    def build_args(self, params: list[str], where: str) -> list[object]:
+        """Arguments in parameter order; SpecError on missing or unknown names."""
+        unknown = sorted(set(self.args) - set(params))
+        if unknown:
+            raise SpecError(f"{where}.args: unknown parameter(s) {', '.join(unknown)} of kernel "
+                            f"{self.kernel} (parameters: {', '.join(params)})")  # fmt: skip
+        missing = [p for p in params if p not in self.args]
+        if missing:
+            raise SpecError(f"{where}.args: missing parameter(s) {', '.join(missing)} "
+                            f"of kernel {self.kernel}")  # fmt: skip
+        return [a.build() if isinstance(a, ArraySpec) else a for a in
+                (self.args[p] for p in params)]  # fmt: skip
+
+
+def _dims(where: str, value: Any) -> tuple[int, ...]:
+    items = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if (
+        not isinstance(items, list)
+        or not 1 <= len(items) <= 3
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in items)
+    ):
+        raise SpecError(f"{where}: expected a positive int or a list of 1 to 3, got {value!r}")
+    return tuple(items)
+
+
+def _int(where: str, value: Any, lo: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise SpecError(f"{where}: expected an integer >= {lo}, got {value!r}")
+    return value
+
+
+def _array(where: str, doc: dict[str, Any], base: Path) -> ArraySpec:
+    unknown = sorted(set(doc) - ARRAY_KEYS)
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(unknown)}; array arguments take "
+                        f"{', '.join(sorted(ARRAY_KEYS))}")  # fmt: skip
+    dtype = doc.get("dtype")
+    if dtype not in DTYPES:
+        raise SpecError(f"{where}.dtype: expected one of {', '.join(DTYPES)}, got {dtype!r}")
+    init = doc.get("init", "zeros")
+    if init not in INITS:
+        raise SpecError(f"{where}.init: expected one of {', '.join(INITS)}, got {init!r}")
+    path = None
+    if init == "npy":
+        if not isinstance(doc.get("path"), str):
+            raise SpecError(f"{where}.path: init = 'npy' needs a path to a .npy file")
+        path = (base / doc["path"]).resolve()
+        if not path.is_file():
+            raise SpecError(f"{where}.path: no such file {path}")
+        length = int(np.load(path, mmap_mode="r").size)
+    else:
+        length = _int(f"{where}.length", doc.get("length"), 1)
+    for key in ("low", "high", "fill"):
+        v = doc.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
+            raise SpecError(f"{where}.{key}: expected a number, got {v!r}")
+    return ArraySpec(
+        dtype, length, init, _int(f"{where}.seed", doc.get("seed", 0)),
+        doc.get("low", 0), doc.get("high", 100), doc.get("fill"), path,
+    )  # fmt: skip
+
+
+def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()) -> LaunchSpec:
+    """One launch table; keys in `extra` are allowed and ignored (manifest fields)."""
+    if not isinstance(doc, dict):
+        raise SpecError(f"{where}: expected a table")
+    unknown = sorted(set(doc) - LAUNCH_KEYS - extra)
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(unknown)}; a launch takes "
+                        f"{', '.join(sorted(LAUNCH_KEYS))}")  # fmt: skip
+    kernel = doc.get("kernel")
+    if not isinstance(kernel, str) or not kernel:
+        raise SpecError(f"{where}.kernel: expected the kernel's name")
+    schedule = doc.get("schedule", "inorder")
+    if schedule not in SCHEDULES:
+        raise SpecError(f"{where}.schedule: expected one of {', '.join(SCHEDULES)}")
+    args: dict[str, Arg] = {}
+    raw_args = doc.get("args", {})
+    if not isinstance(raw_args, dict):
+        raise SpecError(f"{where}.args: expected a table of parameter = value")
+    for name, value in raw_args.items():
+        if isinstance(value, dict):
+            args[name] = _array(f"{where}.args.{name}", value, base)
+        elif isinstance(value, bool | int | float):
+            args[name] = value
+        else:
+            raise SpecError(f"{where}.args.{name}: expected a number, a bool or an array "
+                            f"table, got {value!r}")  # fmt: skip
+    return LaunchSpec(
+        kernel,
+        _dims(f"{where}.grid", doc.get("grid")),
+        _dims(f"{where}.block", doc.get("block")),
+        args,
+        _int(f"{where}.shared_bytes", doc.get("shared_bytes", 0)),
+        _int(f"{where}.seed", doc.get("seed", 0)),
+        schedule,
+    )
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: invalid TOML: {exc}") from None
+
+
+def load(path: str | Path) -> list[LaunchSpec]:
+    """All `[[launch]]` tables of a spec file, in order."""
+    path = Path(path)
+    doc = load_toml(path)
+    unknown = sorted(set(doc) - {"launch"})
+    if unknown:
+        raise SpecError(f"{path}: unknown key(s) {', '.join(unknown)}; a spec holds [[launch]]")
+    launches = doc.get("launch")
+    if not isinstance(launches, list) or not launches:
+        raise SpecError(f"{path}: expected at least one [[launch]] table")
+    return [parse_launch(d, f"{path}: launch[{i}]", path.parent) for i, d in enumerate(launches)]

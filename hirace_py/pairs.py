@@ -1,0 +1,106 @@
+"""Exact racing pairs from a replay log.
+
+During a replay, every access to an element that raced in the first run is
+logged with its site, thread, block and barrier clocks. Two logged accesses
+race when, per DESIGN.md section 3, they are by different threads, conflict,
+and no barrier orders them. Barriers are collective, so clocks decide order
+without a global event order: accesses of one block are ordered exactly when
+their block-barrier clocks differ, or, in one warp, when their warp-barrier
+clocks differ; accesses of different blocks are never ordered.
+
+For each element and each pair of sites, one racing pair of accesses is kept
+as the example; `count` is the number of elements on which the pair races.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from hirace_py.fsm import Action
+from hirace_py.oracle import conflicts
+
+WARP = 32
+
+
+@dataclass(frozen=True)
+class LoggedAccess:
+    site: int
+    action: int
+    tid: int
+    block: int
+    bc: int
+    wc: int
+
+    @property
+    def warp(self) -> int:
+        return self.tid // WARP
+
+
+@dataclass
+class PairRace:
+    """Sites a and b (a <= b) race on `count` elements; `example` is one racing pair."""
+
+    element: int
+    first: LoggedAccess
+    second: LoggedAccess
+    count: int = 1
+
+
+def racing_pair(xs: list[LoggedAccess], ys: list[LoggedAccess]) -> tuple | None:
+    """One racing pair (x, y) with x from xs and y from ys, or None.
+
+    xs and ys are accesses of two sites (possibly the same) to one element.
+    """
+    ax, ay = Action(xs[0].action), Action(ys[0].action)
+    if conflicts(ax, ay, False):
+        by_block: dict[int, LoggedAccess] = {}
+        for x in xs:
+            by_block.setdefault(x.block, x)
+        for y in ys:
+            for block, x in by_block.items():
+                if block != y.block:
+                    return x, y
+    if not conflicts(ax, ay, True):
+        return None
+    groups: dict[tuple[int, int], list[LoggedAccess]] = defaultdict(list)
+    for x in xs:
+        groups[(x.block, x.bc)].append(x)
+    for y in ys:
+        for x in groups.get((y.block, y.bc), ()):
+            if x.tid != y.tid and (x.warp != y.warp or x.wc == y.wc):
+                return x, y
+    return None
+
+
+def exact_pairs(records: np.ndarray) -> dict[tuple[int, int], dict[int, PairRace]]:
+    """Racing site pairs per element: {(site_a, site_b): {word: PairRace}}.
+
+    `records` is a structured array with fields word, block, site, action,
+    tid, bc, wc (the replay log).
+    """
+    out: dict[tuple[int, int], dict[int, PairRace]] = defaultdict(dict)
+    if records.size == 0:
+        return out
+    order = np.argsort(records["word"], kind="stable")
+    rec = records[order]
+    words = rec["word"]
+    starts = np.flatnonzero(np.r_[True, words[1:] != words[:-1]])
+    ends = np.r_[starts[1:], len(rec)]
+    for s, e in zip(starts, ends, strict=True):
+        unique = np.unique(rec[s:e][["site", "action", "tid", "block", "bc", "wc"]])
+        by_site: dict[int, list[LoggedAccess]] = defaultdict(list)
+        for u in unique:
+            by_site[int(u["site"])].append(
+                LoggedAccess(*(int(u[f]) for f in ("site", "action", "tid", "block", "bc", "wc")))
+            )
+        sites = sorted(by_site)
+        word = int(words[s])
+        for i, a in enumerate(sites):
+            for b in sites[i:]:
+                found = racing_pair(by_site[a], by_site[b])
+                if found is not None:
+                    out[(a, b)][word] = PairRace(word, found[0], found[1])
+    return out

@@ -1,0 +1,1 @@
+"""Jinja templates and headers rendered or shipped by hirace (installed as hirace_py.templates)."""
