@@ -63,7 +63,7 @@ class Checker:
         self.instrumented = instrument(source, filename, self.config, include_dirs)
         dirs = [include_dir(), *(include_dirs or [])]
         self.module, sequential = open_module(
-            self.backend, self.instrumented.source, filename, dirs
+            self.backend, self.instrumented.source, filename, dirs, self.tables
         )
         self.tracker = Tracker(self.module, self.tables, self.config, sequential)
         self.report = Report(filename, warnings=list(self.tables.warnings))

@@ -14,7 +14,7 @@ import sys
 from hirace_py.errors import HiraceError
 
 # Sub-command modules under hirace_py.commands; each defines register(subparsers).
-COMMANDS = ["fsm"]
+COMMANDS = ["fsm", "instrument", "include-dir", "check", "graph"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hirace", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        importlib.import_module(f"hirace_py.commands.{name}").register(sub)
+        importlib.import_module(f"hirace_py.commands.{name.replace('-', '_')}").register(sub)
     return parser
 
 

@@ -6,6 +6,7 @@ import functools
 
 from hirace_py.backends.base import DeviceModule
 from hirace_py.errors import HiraceError
+from hirace_py.instrument.model import Tables
 
 BACKENDS = ("auto", "cpu", "cupy")
 
@@ -33,7 +34,7 @@ def resolve(name: str) -> tuple[str, str]:
 
 
 def open_module(
-    name: str, source: str, filename: str, include_dirs: list[str]
+    name: str, source: str, filename: str, include_dirs: list[str], tables: Tables
 ) -> tuple[DeviceModule, bool]:
     """Compile `source` on backend `name` ('cpu' or 'cupy').
 
@@ -50,4 +51,4 @@ def open_module(
         raise HiraceError(
             f"--backend cupy needs CuPy ({exc}); install it with: pip install '.[gpu]'"
         ) from None
-    return CupyModule(source, filename, include_dirs), False
+    return CupyModule(source, filename, include_dirs, tables), False

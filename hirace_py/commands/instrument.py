@@ -1,0 +1,54 @@
+"""`hirace instrument`: rewrite CUDA source so every memory access is checked for races."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hirace_py.commands.common import (
+    add_compile_options,
+    config,
+    defines,
+    read_source,
+    write_output,
+)
+from hirace_py.errors import HiraceError
+from hirace_py.instrument import instrument
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "instrument",
+        help="instrument CUDA source for race checking",
+        description="Rewrite CUDA source so every global and shared memory access goes through "
+        "hirace's runtime. Build the output with `hirace include-dir` on the include path.",
+    )
+    p.add_argument("source", type=Path, help="CUDA source file (.cu)")
+    p.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
+    p.add_argument("--tables", type=Path, help="write sites, variables and kernels as JSON")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat anything that cannot be instrumented as an error (exit 2)",
+    )
+    add_compile_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    source = read_source(args.source)
+    result = instrument(source, str(args.source), config(args), args.include_dirs, defines(args))
+    warnings = result.tables.warnings
+    for w in warnings:
+        print(w, file=sys.stderr)
+    if warnings:
+        print(f"hirace: {len(warnings)} construct(s) not instrumented in {args.source}",
+              file=sys.stderr)  # fmt: skip
+        if args.strict:
+            raise HiraceError(f"--strict: {len(warnings)} construct(s) could not be instrumented")
+    write_output(result.source, args.output)
+    if args.tables is not None:
+        write_output(json.dumps(result.tables.to_json(), indent=2) + "\n", args.tables)
+    return 0
