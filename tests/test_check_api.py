@@ -108,11 +108,11 @@ def test_argument_errors_name_the_parameter() -> None:
     checker = Checker(RACY, "racy.cu", backend="cpu")
     with pytest.raises(TypeError, match="takes 2 arguments"):
         checker.launch("shift", 1, 32, [np.zeros(4, np.int32)])
-    with pytest.raises(TypeError, match="parameter a .* pointer"):
+    with pytest.raises(TypeError, match=r"parameter a .* pointer"):
         checker.launch("shift", 1, 32, [5, 32])
-    with pytest.raises(TypeError, match="parameter n .* not a pointer"):
+    with pytest.raises(TypeError, match=r"parameter n .* not a pointer"):
         checker.launch("shift", 1, 32, [np.zeros(4, np.int32), np.zeros(1, np.int32)])
-    with pytest.raises(TypeError, match="no instrumented kernel 'nope'"):
+    with pytest.raises(TypeError, match=r"no instrumented kernel .nope."):
         checker.launch("nope", 1, 32, [])
 
 
