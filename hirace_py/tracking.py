@@ -127,6 +127,10 @@ class Tracker:
         for f in layout.fields()[1:]:
             setattr(state, f"{f.name}_shift", f.shift)
             setattr(state, f"{f.name}_bits", f.width)
+            if f.name in ("tid", "block"):
+                setattr(state, f"{f.name}_mask", f.mask << f.shift)
+            if f.name in ("tid", "wc", "site"):
+                setattr(state, f"{f.name}_field", f.mask)
         state.max_bc, state.max_wc = layout.max_bc, layout.max_wc
         regions = self._regions(kernel, arrays)
         if len(regions) > st.MAX_REGIONS:
@@ -139,7 +143,7 @@ class Tracker:
                 address, address + nbytes, shadow.address, var.gran_log2, var.id
             )
         state.n_regions = len(regions)
-        self._frames(state, blocks, shared_bytes)
+        self._frames(state, blocks, shared_bytes, self.tables.kernel(kernel).shared_units)
         self.outcome.shadow_bytes = sum(s.buffer.nbytes for s in self.shadows)
         cap = self.config.report_capacity
         self.reports = self.module.alloc(cap * ctypes.sizeof(st.RaceRecord))
@@ -168,9 +172,12 @@ class Tracker:
                 regions.append((var, self.module.global_address(var.name), var.size))
         return regions
 
-    def _frames(self, state: st.State, blocks: int, shared_bytes: int) -> None:
+    def _frames(self, state: st.State, blocks: int, shared_bytes: int, static: int) -> None:
+        """Per-block frames: the kernel's static __shared__ words, then dynamic ones."""
         t = self.tables
-        units = t.static_shared_units + -(-shared_bytes >> t.dynamic_shared_gran_log2)
+        units = static
+        if shared_bytes:
+            units = t.dynamic_shared_offset + -(-shared_bytes >> t.dynamic_shared_gran_log2)
         if units == 0:
             return
         n_frames = blocks

@@ -189,9 +189,17 @@ class Planner:
         s, e = c.extent.start.offset, c.extent.end.offset
         return any(ms <= s and e <= me for ms, me in self.macros)
 
-    def collect_shared_and_globals(self) -> None:
-        """Variables of the translation unit: __shared__ (with frame offsets), __device__."""
-        offset = 0
+    def collect_shared_and_globals(self, kernel_names: set[str]) -> None:
+        """Variables of the translation unit: __shared__ (with frame offsets), __device__.
+
+        A block's shadow frame holds, in order: the file-scope and device-function
+        __shared__ variables (the same offsets in every kernel), then the
+        kernel's own __shared__ variables (kernels never share a launch, so
+        their locals overlap), then dynamic shared memory, whose offset is past
+        the largest kernel's locals so one constant serves every kernel.
+        """
+        common: list[tuple[ci.Cursor, str]] = []
+        local: dict[str, list[ci.Cursor]] = {}
         dynamic: list[ci.Cursor] = []
         for c in self.parsed.tu.cursor.walk_preorder():
             if c.kind != K.VAR_DECL or not self.in_main(c):
@@ -201,47 +209,45 @@ class Planner:
             if K.CUDASHARED_ATTR in attrs:
                 if _canonical_kind(c.type) == T.INCOMPLETEARRAY:
                     dynamic.append(c)
-                    continue
-                size = c.type.get_size()
-                if size <= 0:
+                elif c.type.get_size() <= 0:
                     self.warn(
                         c,
                         "shared-size",
                         f"__shared__ variable '{c.spelling}' has no "
                         "fixed size (template-dependent?); its accesses are not monitored",
                     )
-                    continue
-                g = gran_log2(c.type)
-                var = self.variable(
-                    c.spelling, "shared", "shared", function, g, size, offset, c.location.line
-                )
-                self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
-                offset += -(-size >> g)
-            elif K.CUDADEVICE_ATTR in attrs:
-                if function:
-                    continue
+                elif function in kernel_names:
+                    local.setdefault(function, []).append(c)
+                else:
+                    common.append((c, function))
+            elif K.CUDADEVICE_ATTR in attrs and not function:
                 size = c.type.get_size()
-                self.variable(
-                    c.spelling,
-                    "global",
-                    "device",
-                    "",
-                    gran_log2(c.type),
-                    max(size, 0),
-                    0,
-                    c.location.line,
-                )
-        self.tables.static_shared_units = offset
-        self.tables.dynamic_shared_offset = offset
+                self.variable(c.spelling, "global", "device", "", gran_log2(c.type),
+                              max(size, 0), 0, c.location.line)  # fmt: skip
+        offset = self.place_shared([c for c, _ in common], 0)
+        self.common_shared_units = offset
+        self.kernel_shared_units = {k: self.place_shared(cs, offset) for k, cs in local.items()}
+        self.tables.dynamic_shared_offset = max([offset, *self.kernel_shared_units.values()])
         if dynamic:
             g = min(gran_log2(c.type) for c in dynamic)
             self.tables.dynamic_shared_gran_log2 = g
             for c in dynamic:
                 function = self.enclosing_function(c)
                 var = self.variable(
-                    c.spelling, "shared", "dynamic_shared", function, g, 0, offset, c.location.line
+                    c.spelling, "shared", "dynamic_shared", function, g, 0,
+                    self.tables.dynamic_shared_offset, c.location.line,
                 )
                 self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
+
+    def place_shared(self, cursors: list[ci.Cursor], offset: int) -> int:
+        """Give each static __shared__ variable a frame offset from `offset`; return the end."""
+        for c in cursors:
+            size, g = c.type.get_size(), gran_log2(c.type)
+            var = self.variable(c.spelling, "shared", "shared", self.enclosing_function(c), g,
+                                size, offset, c.location.line)  # fmt: skip
+            self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
+            offset += -(-size >> g)
+        return offset
 
     @staticmethod
     def enclosing_function(c: ci.Cursor) -> str:
@@ -319,6 +325,12 @@ class Planner:
         kids = _children(p)
         first = bool(kids) and kids[0] == child
         kind = p.kind
+        if kind == K.CONDITIONAL_OPERATOR and not first:
+            # An arm of `c ? x : y`: when no implicit conversion separates it from the
+            # conditional (both arms lvalues), the conditional is the same lvalue and
+            # its use decides, e.g. `(c ? a[i] : b[i]) = v` writes.
+            converted = any(q.kind == K.UNEXPOSED_EXPR for q in parents[i + 1 :])
+            return "R" if converted else self.context(p, parents[:i], fn)
         if kind == K.BINARY_OPERATOR:
             op = binary_operator(p)
             if op == "=":
@@ -393,7 +405,21 @@ class Planner:
             return self.in_main(ref) and (
                 ref.get_usr() in self.device_usrs or ref.spelling in self.device_names
             )
-        return call.spelling in self.device_names
+        return self.callee_name(call) in self.device_names
+
+    @staticmethod
+    def callee_name(call: ci.Cursor) -> str:
+        """The called name; for a dependent call with explicit template arguments
+        (`f<T>(x)` in a template) libclang leaves the call unnamed and keeps the
+        name in an OVERLOADED_DECL_REF under the callee expression."""
+        if call.spelling:
+            return call.spelling
+        kids = _children(call)
+        if kids:
+            for c in _children(_strip(kids[0])):
+                if c.kind == K.OVERLOADED_DECL_REF:
+                    return c.spelling
+        return ""
 
     # -- rewriting -----------------------------------------------------------
 
@@ -421,10 +447,13 @@ class Planner:
         return plan
 
     def registration(self, var: Variable, name: str) -> str:
+        # The casts drop volatile (a `volatile __shared__` variable's address does
+        # not convert to `const void*` implicitly).
         if var.kind == "dynamic_shared":
-            return f" {CTX}.add_dynamic_shared({var.id}, {name}, {var.frame_offset}u);"
-        return (f" {CTX}.add_shared({var.id}, &{name}, sizeof({name}), {var.frame_offset}u, "
-                f"{var.gran_log2}u);")  # fmt: skip
+            return (f" {CTX}.add_dynamic_shared({var.id}, (const void*){name}, "
+                    f"{var.frame_offset}u);")  # fmt: skip
+        return (f" {CTX}.add_shared({var.id}, (const void*)&{name}, sizeof({name}), "
+                f"{var.frame_offset}u, {var.gran_log2}u);")  # fmt: skip
 
     def visit(self, c: ci.Cursor, parents: list[ci.Cursor], fn: ci.Cursor, method: bool,
               plan: FunctionPlan) -> None:  # fmt: skip
@@ -444,6 +473,10 @@ class Planner:
                         end = self.statement_end(c)
                         plan.edits.append(edits.insert(end, self.registration(v, var.spelling)))
             return
+        if c.kind == K.LAMBDA_EXPR:
+            capture = self.lambda_capture(c)
+            if capture is not None:
+                plan.edits.append(capture)
         if c.kind == K.CALL_EXPR:
             self.visit_call(c, name, plan)
         if c.kind in {K.ARRAY_SUBSCRIPT_EXPR, K.UNARY_OPERATOR, K.MEMBER_REF_EXPR,
@@ -477,6 +510,31 @@ class Planner:
                 plan.edits.append(
                     edits.wrap(s, e, f"(*hirace::{fn_name}({CTX}, &(", f"), {site}u))")
                 )
+
+    def lambda_capture(self, lam: ci.Cursor) -> edits.Edit | None:
+        """Capture the thread context by reference in a lambda, whose body's accesses
+        and calls use it (by reference, so that barriers in the body advance the
+        thread's clocks); a lambda whose capture default is `&` already does."""
+        tokens = self._tokens(lam)
+        if not tokens or tokens[0].spelling != "[":
+            return None
+        depth, close = 0, None
+        for n, t in enumerate(tokens):
+            if t.spelling in ("[", "(", "{"):
+                depth += 1
+            elif t.spelling in ("]", ")", "}"):
+                depth -= 1
+                if depth == 0:
+                    close = n
+                    break
+        if close is None:
+            return None
+        inner = [t.spelling for t in tokens[1:close]]
+        if inner[:1] == ["&"] and (len(inner) == 1 or inner[1] == ","):
+            return None
+        if not inner:
+            return edits.insert(tokens[0].extent.end.offset, f"&{CTX}")
+        return edits.insert(tokens[close].extent.start.offset, f", &{CTX}")
 
     def unwrappable(self, c: ci.Cursor, parents: list[ci.Cursor]) -> bool:
         """True when c's text is not exactly its own expression (a macro expansion part)."""
@@ -535,7 +593,7 @@ class Planner:
         return opens[-1].extent.end.offset
 
     def visit_call(self, c: ci.Cursor, function: str, plan: FunctionPlan) -> None:
-        callee = c.spelling
+        callee = self.callee_name(c)
         ref = c.referenced
         from_prelude = (
             ref is not None
@@ -544,7 +602,7 @@ class Planner:
         )
         args = self.explicit_arguments(c)
         s, e = c.extent.start.offset, c.extent.end.offset
-        if from_prelude or (ref is None and callee in ATOMICS | LOADS | STORES):
+        if from_prelude or (ref is None and (callee in ATOMICS or callee in LOADS | STORES)):
             if callee in ATOMICS and args:
                 site = self.site(args[0], ATOMICS[callee], function)
                 action = "kBlockAtomic" if ATOMICS[callee] == "BA" else "kDeviceAtomic"
@@ -675,9 +733,9 @@ class Planner:
 
     def run(self) -> None:
         self.collect_macros()
-        self.collect_shared_and_globals()
         functions = list(self.functions())
         kernels = [f for f in functions if K.CUDAGLOBAL_ATTR in _attrs(f)]
+        self.collect_shared_and_globals({k.spelling for k in kernels})
         devices = [
             f
             for f in functions
@@ -712,7 +770,8 @@ class Planner:
                         p.spelling, "global", "param", k.spelling, g, 0, 0, p.location.line
                     ).id
                 params.append(Param(p.spelling, p.type.spelling, pointer, var))
-            self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params)))
+            units = self.kernel_shared_units.get(k.spelling, self.common_shared_units)
+            self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params), units))
             if self.select_kernel(k.spelling):
                 self.file_edits.extend(self.plan_function(k, kernel=True).edits)
         for f in devices:

@@ -63,6 +63,8 @@ class Kernel:
     name: str
     line: int
     params: tuple[Param, ...]
+    shared_units: int = 0
+    """Shadow words of a block frame for the static __shared__ variables it can use."""
 
 
 @dataclass(frozen=True)
@@ -87,10 +89,9 @@ class Tables:
     variables: list[Variable] = field(default_factory=list)
     kernels: list[Kernel] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
-    static_shared_units: int = 0
-    """Shadow words for all static __shared__ variables of the translation unit."""
     dynamic_shared_gran_log2: int = 0
     dynamic_shared_offset: int = 0
+    """Shadow words before dynamic shared memory in a frame (past every kernel's statics)."""
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:
@@ -105,7 +106,6 @@ class Tables:
             "variables": [asdict(v) for v in self.variables],
             "kernels": [asdict(k) for k in self.kernels],
             "warnings": [asdict(w) for w in self.warnings],
-            "static_shared_units": self.static_shared_units,
             "dynamic_shared_gran_log2": self.dynamic_shared_gran_log2,
             "dynamic_shared_offset": self.dynamic_shared_offset,
         }
