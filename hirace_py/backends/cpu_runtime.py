@@ -1,0 +1,389 @@
+"""The CPU backend's runtime: rendered headers, the engine library, the cache.
+
+The runtime is built once per content hash into the cache directory
+(`$HIRACE_CACHE`, else `~/.cache/hirace/cpu`) as `runtime-<hash>/`:
+- `cuda_cpu.h`, `cuda_cpu_launch.h`: the headers kernels are compiled against,
+  and a precompiled `cuda_cpu_launch.h.gch`, so a kernel compile parses none
+  of the runtime's C++ again;
+- `libhirace_cuda_cpu.so`: the fiber scheduler and the launcher, which every
+  kernel module links against;
+- `include/`: empty stand-ins for CUDA's headers (`cuda_runtime.h`, ...), so
+  that sources including them compile; the runtime header declares it all.
+The hash covers the template texts, the values rendered into them, the
+compiler's identity and the flags, so a change to any rebuilds.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from hirace_py import __version__
+from hirace_py.backends.cpu_errors import CompileError
+from hirace_py.backends.cpu_source import Renderer
+from hirace_py.templating import template_dir
+
+WARP_SIZE = 32
+# Dynamic shared memory a launch may ask for: CUDA's largest (227 KiB, sm_90).
+SHARED_LIMIT = 227 * 1024
+DEFAULT_STACK_KB = 256
+# Consecutive atomics after which a thread yields to the rest of its block.
+SPIN_LIMIT = 4096
+CUDA_ARCH = 800
+CUDA_VERSION = 12000
+
+# Flags of every compile: the runtime library, its precompiled header and
+# kernels must agree (a precompiled header is only used under the same flags).
+# -fno-strict-aliasing: CUDA code type-puns freely (float4 views of float arrays).
+# -fno-threadsafe-statics: __shared__ variables are static locals, and fibers
+#   of one OS thread need no locking to initialize them.
+# -fstack-clash-protection: large frames touch each page, so a thread that
+#   overflows its stack hits the guard page.
+# -fno-gnu-unique: static locals of inline functions (a __shared__ array in a
+#   __forceinline__ function) would otherwise be unified across every loaded
+#   module, so two kernel files with a same-named helper would share one array.
+# -g1: line tables, to map a faulting instruction to its source line (DWARF 4:
+#   binutils 2.40's addr2line misreads DWARF 5 file tables after #line).
+BASE_FLAGS = (
+    "-std=gnu++17",
+    "-O2",
+    "-g1",
+    "-gdwarf-4",
+    "-fPIC",
+    "-fno-strict-aliasing",
+    "-fno-threadsafe-statics",
+    "-fstack-clash-protection",
+    "-fno-gnu-unique",
+)
+
+LIBRARY_NAME = "libhirace_cuda_cpu.so"
+
+# CUDA headers that kernel sources commonly include; all of it is declared by
+# the force-included runtime header.
+CUDA_HEADER_STANDINS = (
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "device_launch_parameters.h",
+    "device_functions.h",
+    "device_atomic_functions.h",
+    "sm_20_atomic_functions.h",
+    "sm_30_intrinsics.h",
+    "sm_32_intrinsics.h",
+    "math_functions.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "cuda_device_runtime_api.h",
+)
+
+_VECTOR_BASES = (
+    ("char", "signed char", 1),
+    ("uchar", "unsigned char", 1),
+    ("short", "short", 2),
+    ("ushort", "unsigned short", 2),
+    ("int", "int", 4),
+    ("uint", "unsigned int", 4),
+    ("long", "long", 8),
+    ("ulong", "unsigned long", 8),
+    ("longlong", "long long", 8),
+    ("ulonglong", "unsigned long long", 8),
+    ("float", "float", 4),
+    ("double", "double", 8),
+)
+
+_MINMAX_ATOMIC_TYPES = ("int", "unsigned int", "unsigned long long", "long long")
+# CUDA's atomics: name, the types it has overloads for, the new value from old and val.
+_ATOMICS = (
+    ("atomicAdd", ("int", "unsigned int", "unsigned long long", "float", "double"), "old + val"),
+    ("atomicSub", ("int", "unsigned int"), "old - val"),
+    ("atomicExch", ("int", "unsigned int", "unsigned long long", "float"), "val"),
+    ("atomicMin", _MINMAX_ATOMIC_TYPES, "val < old ? val : old"),
+    ("atomicMax", _MINMAX_ATOMIC_TYPES, "old < val ? val : old"),
+    ("atomicInc", ("unsigned int",), "(old >= val) ? 0u : old + 1u"),
+    ("atomicDec", ("unsigned int",), "(old == 0u || old > val) ? val : old - 1u"),
+    ("atomicAnd", ("int", "unsigned int", "unsigned long long"), "old & val"),
+    ("atomicOr", ("int", "unsigned int", "unsigned long long"), "old | val"),
+    ("atomicXor", ("int", "unsigned int", "unsigned long long"), "old ^ val"),
+    ("atomicCAS", ("int", "unsigned int", "unsigned long long", "unsigned short"), ""),
+)  # fmt: skip
+
+_FAST_MATH = (
+    ("__expf(float x)", "expf(x)"),
+    ("__exp10f(float x)", "exp10f(x)"),
+    ("__logf(float x)", "logf(x)"),
+    ("__log2f(float x)", "log2f(x)"),
+    ("__log10f(float x)", "log10f(x)"),
+    ("__sinf(float x)", "sinf(x)"),
+    ("__cosf(float x)", "cosf(x)"),
+    ("__tanf(float x)", "tanf(x)"),
+    ("__powf(float x, float y)", "powf(x, y)"),
+)
+
+_REDUCES = (
+    ("add", "kReduceAdd"),
+    ("min", "kReduceMin"),
+    ("max", "kReduceMax"),
+    ("and", "kReduceAnd"),
+    ("or", "kReduceOr"),
+    ("xor", "kReduceXor"),
+)
+
+_MINMAX_TYPES = (
+    "int",
+    "unsigned int",
+    "long",
+    "unsigned long",
+    "long long",
+    "unsigned long long",
+    "float",
+    "double",
+)
+
+
+def _vector_types() -> list[dict[str, object]]:
+    types = []
+    for name, ctype, size in _VECTOR_BASES:
+        for n in (1, 2, 3, 4):
+            # CUDA aligns 1-, 2- and 4-vectors to their size (at most 16);
+            # 3-vectors only to their element.
+            align = size if n in (1, 3) else min(size * n, 16)
+            types.append(
+                {"name": f"{name}{n}", "ctype": ctype, "fields": "xyzw"[:n], "align": align}
+            )
+    return types
+
+
+def template_context() -> dict[str, object]:
+    """Values rendered into the runtime templates."""
+    return {
+        "version": __version__,
+        "warp_size": WARP_SIZE,
+        "shared_limit": SHARED_LIMIT,
+        "spin_limit": SPIN_LIMIT,
+        "default_stack_kb": DEFAULT_STACK_KB,
+        "cuda_arch": CUDA_ARCH,
+        "cuda_version": CUDA_VERSION,
+        "vector_types": _vector_types(),
+        "atomics": [{"name": n, "types": t, "expr": e} for n, t, e in _ATOMICS],
+        "atomic_scopes": ("", "_block", "_system"),
+        "fast_math": _FAST_MATH,
+        "reduces": _REDUCES,
+        "minmax_types": _MINMAX_TYPES,
+        "cache_loads": ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"),
+        "cache_stores": ("__stwb", "__stcg", "__stcs", "__stwt"),
+    }
+
+
+def predefined_macros() -> dict[str, str | None]:
+    """Macros the runtime header defines before any kernel source (for #if)."""
+    return {
+        "__CUDACC__": "1",
+        "__CUDA_ARCH__": str(CUDA_ARCH),
+        "__CUDACC_VER_MAJOR__": str(CUDA_VERSION // 1000),
+        "CUDART_VERSION": str(CUDA_VERSION),
+        "HIRACE_CPU": "1",
+        "__cplusplus": "201703",
+        "__GNUC__": "1",
+        "__x86_64__": "1" if os.uname().machine == "x86_64" else None,
+        "__linux__": "1",
+    }
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(template_dir()),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(name: str) -> str:
+    """Renders runtime template `name` (e.g. "cuda_cpu.h.j2")."""
+    return _environment().get_template(name).render(template_context())
+
+
+class ModuleRenderer(Renderer):
+    """Insertions into kernel sources, from cuda_cpu_module.cpp.j2's macros."""
+
+    def __init__(self) -> None:
+        self._macros = _environment().get_template("cuda_cpu_module.cpp.j2").module
+
+    def prologue(self, filename: str) -> str:
+        return str(self._macros.prologue(filename))
+
+    def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
+        return str(self._macros.kernel_stub(index, name, line, filename))
+
+    def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
+        return str(self._macros.global_accessor(index, name, line, filename))
+
+    def extern_shared(self, type_text: str, name: str) -> str:
+        return str(self._macros.extern_shared(type_text, name))
+
+
+def module_template_text() -> str:
+    """Text of the insertion template (part of every kernel's cache key)."""
+    source = _environment().loader
+    assert source is not None
+    text, _, _ = source.get_source(_environment(), "cuda_cpu_module.cpp.j2")
+    return text
+
+
+def cache_root() -> Path:
+    """Where compiled runtimes and kernels are kept."""
+    configured = os.environ.get("HIRACE_CACHE")
+    root = Path(configured) if configured else Path.home() / ".cache" / "hirace" / "cpu"
+    return root.expanduser()
+
+
+def compiler() -> str:
+    """The C++ compiler: `$HIRACE_CXX`, else g++."""
+    return os.environ.get("HIRACE_CXX", "g++")
+
+
+@functools.cache
+def compiler_identity(cxx: str) -> str:
+    """The compiler's version banner and target (part of every cache key)."""
+    if shutil.which(cxx) is None:
+        raise CompileError(f"C++ compiler `{cxx}` not found (set HIRACE_CXX or install g++)")
+    out = subprocess.run(
+        [cxx, "--version", "-dumpmachine"], capture_output=True, text=True, check=False
+    )
+    return f"{shutil.which(cxx)}\n{out.stdout}"
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes building the same thing. The lock
+    file goes once the build succeeded: processes still waiting on it then
+    find the result, and later ones never take the lock."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+            path.unlink(missing_ok=True)
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run_compiler(args: list[str], what: str) -> None:
+    """Runs the compiler; a failure is a CompileError with its output."""
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CompileError(f"{what} failed:\n{proc.stderr.strip()}")
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """A built runtime: where its headers and library are, and its hash."""
+
+    directory: Path
+    key: str
+    cxx: str
+    flags: tuple[str, ...]  # the compile flags; kernels must use the same
+
+    @property
+    def library(self) -> Path:
+        return self.directory / LIBRARY_NAME
+
+    @property
+    def launch_header(self) -> Path:
+        return self.directory / "cuda_cpu_launch.h"
+
+    @property
+    def include_dir(self) -> Path:
+        return self.directory / "include"
+
+
+def _fiber_flags() -> tuple[str, ...]:
+    # HIRACE_FIBERS=ucontext selects the portable context switch (for testing it).
+    return ("-DHR_UCONTEXT",) if os.environ.get("HIRACE_FIBERS") == "ucontext" else ()
+
+
+def runtime() -> Runtime:
+    """The runtime for the current compiler and settings, built if needed."""
+    cxx = compiler()
+    return _runtime(cxx, compiler_identity(cxx), str(cache_root()), _fiber_flags())
+
+
+@functools.cache
+def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -> Runtime:
+    files = {
+        "cuda_cpu.h": render("cuda_cpu.h.j2"),
+        "cuda_cpu_launch.h": render("cuda_cpu_launch.h.j2"),
+        "cuda_cpu_engine.cpp": render("cuda_cpu_engine.cpp.j2"),
+        "cuda_cpu_launch.cpp": render("cuda_cpu_launch.cpp.j2"),
+    }
+    digest = hashlib.sha256()
+    for part in (identity, " ".join(BASE_FLAGS + fiber_flags), *files.values()):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    key = digest.hexdigest()[:20]
+    rt = Runtime(Path(root) / f"runtime-{key}", key, cxx, BASE_FLAGS + fiber_flags)
+    if rt.library.exists():
+        return rt
+    with file_lock(Path(root) / f"runtime-{key}.lock"):
+        if not rt.library.exists():
+            _build_runtime(rt, files)
+    return rt
+
+
+def _build_runtime(rt: Runtime, files: dict[str, str]) -> None:
+    """Builds into a scratch directory, then moves it into place whole."""
+    rt.directory.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".runtime-", dir=rt.directory.parent))
+    scratch.chmod(0o755)
+    try:
+        for name, text in files.items():
+            (scratch / name).write_text(text)
+        include = scratch / "include"
+        include.mkdir()
+        for name in CUDA_HEADER_STANDINS:
+            (include / name).write_text(
+                "#pragma once\n// hirace CPU backend: declared by the force-included cuda_cpu.h.\n"
+            )
+        run_compiler(
+            [
+                rt.cxx,
+                *rt.flags,
+                "-shared",
+                "-o",
+                str(scratch / LIBRARY_NAME),
+                str(scratch / "cuda_cpu_engine.cpp"),
+                str(scratch / "cuda_cpu_launch.cpp"),
+            ],
+            "building the CPU backend runtime",
+        )
+        run_compiler(
+            [
+                rt.cxx,
+                *rt.flags,
+                "-x",
+                "c++-header",
+                str(scratch / "cuda_cpu_launch.h"),
+                "-o",
+                str(scratch / "cuda_cpu_launch.h.gch"),
+            ],
+            "precompiling the CPU backend header",
+        )
+        if rt.directory.exists():
+            shutil.rmtree(rt.directory)
+        os.replace(scratch, rt.directory)
+    finally:
+        if scratch.exists():
+            shutil.rmtree(scratch, ignore_errors=True)
