@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
-from hirace_py import fsm
+import hirace_py
+from hirace_py import fsm, shadow
 from hirace_py.instrument import state
 from hirace_py.templating import environment
 
 HEADER_NAME = "hirace_runtime.cuh"
+HOST_HEADER_NAME = "hirace_host.h"
 
 
 @functools.cache
@@ -34,13 +37,33 @@ def render_header() -> str:
     )
 
 
+@functools.cache
+def render_host_header() -> str:
+    """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow."""
+    return (
+        environment()
+        .get_template(HOST_HEADER_NAME + ".j2")
+        .render(
+            version=hirace_py.__version__,
+            word_bits=shadow.WORD_BITS,
+            state_bits=fsm.STATE_BITS,
+            min_clock_bits=shadow.MIN_CLOCK_BITS,
+            site_clock_bits=shadow.SITE_CLOCK_BITS,
+            max_threads=shadow.MAX_THREADS_PER_BLOCK,
+            max_regions=state.MAX_REGIONS,
+            fields=shadow.FIELD_ORDER[1:],
+            counter_names=[name for name, _, _ in state.COUNTER_FIELDS],
+        )
+    )
+
+
 def write_include_dir(directory: Path) -> Path:
-    """Write the header into `directory` (created if needed) unless it is current."""
+    """Write the headers into `directory` (created if needed) unless they are current."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / HEADER_NAME
-    text = render_header()
-    if not path.exists() or path.read_text() != text:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
+    for name, text in ((HEADER_NAME, render_header()), (HOST_HEADER_NAME, render_host_header())):
+        path = directory / name
+        if not path.exists() or path.read_text() != text:
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(text)
+            tmp.replace(path)
     return directory

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-MAX_REGIONS = 64
+MAX_REGIONS = 256
 """Global regions (allocations) a launch can register."""
 MAX_SHARED_VARS = 16
 """`__shared__` variables one thread can have registered at once."""

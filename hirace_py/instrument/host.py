@@ -1,0 +1,198 @@
+"""Host-side rewrites for whole programs: allocations, launches, per-unit tables.
+
+A translation unit is a *program* unit when its host code launches kernels
+or allocates device memory. Then:
+
+* `cudaMalloc(&p, n)` (and the Managed and Async forms) becomes
+  `hirace::host::cudaMalloc(G, "p", &p, n)`: the same arguments after the
+  shadow granularity of p's element type and the name reports use, so the
+  allocation is registered as monitored memory. `cudaFree` unregisters.
+* `k<<<G, B, S, ST>>>(args)` keeps its form inside a lambda called at once,
+  which evaluates each expression exactly once:
+  `[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s) { before_launch(...);
+  k<<<hirace_g, hirace_b, hirace_s, ST>>>(args); after_launch(); }(G, B, S)`.
+  With `target="cpu"` the launch itself becomes `::hr::launch(k, g, b, s, st)(args)`,
+  the CPU backend's launcher for standalone programs.
+* the unit's tables (sites, variable names, kernels) and its `write_state`
+  and `register_symbols` functions are appended, and the unit registers
+  itself with the host runtime at static initialisation.
+"""
+
+from __future__ import annotations
+
+import json
+
+import clang.cindex as ci
+
+from hirace_py.instrument import edits
+from hirace_py.instrument.analyze import PRELUDE, K, Planner, _attrs, _children, _strip, gran_log2
+from hirace_py.instrument.model import Tables
+from hirace_py.instrument.parse import unary_operator
+
+ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync"}
+FREES = {"cudaFree", "cudaFreeAsync"}
+CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
+ACTIONS = {"R": 0, "W": 1, "BA": 2, "GA": 3}
+
+
+def _c_string(text: str) -> str:
+    return json.dumps(text)
+
+
+class HostPlanner:
+    """Finds launches and allocations in host code; produces edits and the unit tables."""
+
+    def __init__(self, planner: Planner, target: str) -> None:
+        self.p = planner
+        self.target = target
+        self.edits: list[edits.Edit] = []
+        self.launches = 0
+        self.allocations = 0
+        self.kernel_names = {k.name for k in planner.tables.kernels}
+
+    def host_functions(self) -> list[ci.Cursor]:
+        return [
+            f for f in self.p.functions()
+            if not {K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR} & _attrs(f)
+            or K.CUDAHOST_ATTR in _attrs(f)
+        ]  # fmt: skip
+
+    def run(self) -> bool:
+        """Plan host edits; True when this is a program unit."""
+        for fn in self.host_functions():
+            for c in fn.walk_preorder():
+                if c.kind == K.CALL_EXPR and self.in_main(c):
+                    self.visit_call(c)
+        return bool(self.launches or self.allocations)
+
+    def in_main(self, c: ci.Cursor) -> bool:
+        return self.p.in_main(c)
+
+    def from_runtime(self, ref: ci.Cursor | None) -> bool:
+        f = ref.location.file if ref is not None else None
+        return f is None or f.name.endswith(PRELUDE) or self.p.system_file(f.name)
+
+    def visit_call(self, c: ci.Cursor) -> None:
+        kids = _children(c)
+        config = next(
+            (k for k in kids if k.kind == K.CALL_EXPR and k.spelling in CONFIG_CALLS), None
+        )
+        if config is not None:
+            self.launch(c, kids[0], config)
+            return
+        name = c.spelling
+        if name in ALLOCATORS | FREES and self.from_runtime(c.referenced):
+            self.allocation(c, name)
+        elif name == "cudaLaunchKernel" and self.from_runtime(c.referenced):
+            self.p.warn(c, "launch", "cudaLaunchKernel launches are not tracked; use <<<...>>>")
+
+    def allocation(self, c: ci.Cursor, name: str) -> None:
+        s = c.extent.start.offset
+        args = self.p.explicit_arguments(c)
+        if name in FREES:
+            self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
+            return
+        if not args:
+            return
+        # The pointer being allocated is the operand of the first `&` in the
+        # argument, under any casts: `&p`, `(void**)&p`, `reinterpret_cast<..>(&p)`.
+        gran, label = 0, self.p.text(args[0])
+        address = next((k for k in args[0].walk_preorder() if k.kind == K.UNARY_OPERATOR
+                        and unary_operator(k) == "&" and _children(k)), None)  # fmt: skip
+        if address is not None:
+            pointer = _strip(_children(address)[0])
+            label = self.p.text(pointer)
+            pointee = pointer.type.get_canonical().get_pointee()
+            if pointee.kind != ci.TypeKind.VOID and pointee.get_size() > 0:
+                gran = gran_log2(pointee)
+        self.allocations += 1
+        self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
+        self.edits.append(edits.insert(self.p.call_paren(c), f"{gran}u, {_c_string(label)}, "))
+
+    def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor) -> None:
+        tokens = self.p._tokens(c)
+        opens = [t for t in tokens if t.spelling == "<<<"]
+        closes = [t for t in tokens if t.spelling == ">>>"]
+        if not opens or not closes:
+            self.p.warn(c, "launch", "kernel launch inside a macro is not tracked")
+            return
+        conf = self.p.explicit_arguments(config)
+        if len(conf) < 2:
+            return
+        name = callee.referenced.spelling if callee.referenced is not None else callee.spelling
+        texts = [self.p.text(a) for a in conf[:3]]
+        shared = texts[2] if len(texts) > 2 else "0"
+        for a, var in zip(conf[:3], ("hirace_g", "hirace_b", "hirace_s"), strict=False):
+            self.edits.append(edits.replace(a.extent.start.offset, a.extent.end.offset, var))
+        lt, gt = opens[0], closes[0]
+        if len(conf) == 2:
+            self.edits.append(edits.insert(gt.extent.start.offset, ", hirace_s"))
+        s, e = c.extent.start.offset, c.extent.end.offset
+        self.edits.append(edits.wrap(
+            s, e,
+            "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s) { "
+            f"hirace::host::before_launch(hirace_unit(), {_c_string(name)}, "
+            "hirace_g, hirace_b, hirace_s); ",
+            f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared})",
+        ))  # fmt: skip
+        if self.target == "cpu":
+            self.edits.append(edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
+                                         "::hr::launch(", ""))  # fmt: skip
+            self.edits.append(edits.replace(lt.extent.start.offset, lt.extent.end.offset, ", "))
+            self.edits.append(edits.replace(gt.extent.start.offset, gt.extent.end.offset, ")"))
+        self.launches += 1
+        if name not in self.kernel_names:
+            self.p.warn(
+                c,
+                "launch",
+                f"kernel '{name}' is not defined in this file: it is "
+                "checked only if its own file is instrumented too",
+            )
+
+    def device_symbols(self) -> list[tuple[str, int]]:
+        """(name, granularity) of the unit's file-scope __device__ variables."""
+        return [(v.name, v.gran_log2) for v in self.p.tables.variables if v.kind == "device"]
+
+
+def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]]) -> str:
+    """C++ appended to a program unit: its tables and its registration with the host runtime."""
+    sites = (
+        ",\n".join(
+            f"  {{{_c_string(s.file)}, {s.line}u, {s.column}u, {ACTIONS[s.action]}u, "
+            f"{_c_string(s.expr)}, {_c_string(s.function)}}}"
+            for s in tables.sites
+        )
+        or '  {"", 0u, 0u, 0u, "", ""}'
+    )
+    names = ", ".join(_c_string(v.name) for v in tables.variables) or '""'
+    kernels = (
+        ",\n".join(f"  {{{_c_string(k.name)}, {k.shared_units}u}}" for k in tables.kernels)
+        or '  {"", 0u}'
+    )
+    registrations = "".join(
+        f"  hirace_register_symbol({n}, {g}u, {_c_string(n)});\n" for n, g in symbols
+    )
+    return f"""
+// hirace: this translation unit's tables and its registration (generated).
+static void hirace_register_symbols() {{
+{registrations}}}
+static void hirace_write_state(const hirace::State& s) {{
+  ::cudaMemcpyToSymbol(hirace_state, &s, sizeof s);
+}}
+static const hirace::host::Site hirace_sites[] = {{
+{sites}
+}};
+static const char* const hirace_variables[] = {{{names}}};
+static const hirace::host::KernelInfo hirace_kernels[] = {{
+{kernels}
+}};
+static hirace::host::Unit& hirace_unit() {{
+  static hirace::host::Unit unit{{
+      {_c_string(display)}, hirace_sites, {len(tables.sites)}u, hirace_variables,
+      {len(tables.variables)}u, hirace_kernels, {len(tables.kernels)}u,
+      {tables.dynamic_shared_offset}u, {tables.dynamic_shared_gran_log2}u,
+      hirace_register_symbols, hirace_write_state, false}};
+  return unit;
+}}
+static const bool hirace_registered = hirace::host::register_unit(&hirace_unit());
+"""
