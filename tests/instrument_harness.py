@@ -18,9 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from hirace_py.backends import cpu
+from hirace_py.backends.cpu_errors import LaunchError
 from hirace_py.checker import include_dir
 from hirace_py.instrument import Instrumented, instrument
+from hirace_py.instrument.state import State
 from hirace_py.launchspec import LaunchSpec, load_toml, parse_launch
+from hirace_py.tracking import STATE_SYMBOL
 
 CORPUS = Path(__file__).parent / "instrument_corpus"
 
@@ -58,11 +61,26 @@ def instrumented_module(path: Path) -> cpu.Module:
     return cpu.compile(instrumented(path).source, include_dirs=[include_dir()], filename=str(path))
 
 
+def untracked(module: cpu.Module) -> None:
+    """Zero an instrumented module's `hirace_state` (tracking off) before a raw launch.
+
+    A module compiled from the same source as a `Checker`'s is the same loaded
+    library, so it would otherwise see the state (and shadow pointers) the
+    checker's last launch left behind.
+    """
+    try:
+        module.global_address(STATE_SYMBOL)
+    except LaunchError:
+        return
+    module.write_global(STATE_SYMBOL, bytes(State()))
+
+
 def run(module: cpu.Module, case: Case) -> list[object]:
     """Launch with fresh inputs built from the spec; return the arguments after."""
     params = [p.name for p in instrumented(case.file).tables.kernel(case.launch.kernel).params]
     args = case.launch.build_args(params, case.name)
     spec = case.launch
+    untracked(module)
     module.launch(spec.kernel, spec.grid, spec.block, args, shared_bytes=spec.shared_bytes,
                   seed=spec.seed, schedule=spec.schedule)  # fmt: skip
     return args
@@ -75,8 +93,8 @@ def nvcc_compile(source: str, name: str, workdir: Path) -> subprocess.CompletedP
     path = workdir / f"{name}.hirace.cu"
     path.write_text(source)
     return subprocess.run(
-        [nvcc, "-c", "-arch=sm_80", "-std=c++17", "-I", include_dir(), "-o", str(path.with_suffix(".o")),
-         str(path)],
+        [nvcc, "-c", "-arch=sm_80", "-std=c++17", "-I", include_dir(),
+         "-o", str(path.with_suffix(".o")), str(path)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 

@@ -234,8 +234,14 @@ class Planner:
             for c in dynamic:
                 function = self.enclosing_function(c)
                 var = self.variable(
-                    c.spelling, "shared", "dynamic_shared", function, g, 0,
-                    self.tables.dynamic_shared_offset, c.location.line,
+                    c.spelling,
+                    "shared",
+                    "dynamic_shared",
+                    function,
+                    g,
+                    0,
+                    self.tables.dynamic_shared_offset,
+                    c.location.line,
                 )
                 self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
 
@@ -484,6 +490,17 @@ class Planner:
             action = self.context(c, parents, fn)
             if action is None:
                 return
+            loop = self.range_for_loop(parents)
+            if loop is not None:
+                kids = _children(loop)
+                if len(kids) > 1 and self.memory(_strip(kids[1]), method):
+                    self.warn(
+                        c,
+                        "range-for",
+                        "elements copied into a range-based for loop's variable are "
+                        "read implicitly (no source text to wrap) and are not tracked",
+                    )
+                return
             if self.unwrappable(c, parents):
                 self.warn(
                     c,
@@ -510,6 +527,22 @@ class Planner:
                 plan.edits.append(
                     edits.wrap(s, e, f"(*hirace::{fn_name}({CTX}, &(", f"), {site}u))")
                 )
+
+    @staticmethod
+    def range_for_loop(parents: list[ci.Cursor]) -> ci.Cursor | None:
+        """The range-for loop when the expression is its implicit `*__begin`, which
+        initialises the loop variable and has no source text of its own."""
+        i = len(parents) - 1
+        while i >= 0 and parents[i].kind in TRANSPARENT:
+            i -= 1
+        if (
+            i >= 1
+            and parents[i].kind == K.VAR_DECL
+            and parents[i - 1].kind == K.CXX_FOR_RANGE_STMT
+            and _children(parents[i - 1])[0] == parents[i]
+        ):
+            return parents[i - 1]
+        return None
 
     def lambda_capture(self, lam: ci.Cursor) -> edits.Edit | None:
         """Capture the thread context by reference in a lambda, whose body's accesses
@@ -575,14 +608,23 @@ class Planner:
                 if a.extent.start.offset < a.extent.end.offset and
                 a.extent.start.offset > call.extent.start.offset]  # fmt: skip
 
-    def call_paren(self, call: ci.Cursor) -> int:
-        """Offset just past the '(' that opens a call's argument list."""
+    def macro_body(self, c: ci.Cursor) -> bool:
+        """Whether c is spelled in a macro's body (its extent is the macro's use), as
+        opposed to written in the file, possibly as a macro argument."""
+        s, e = c.extent.start.offset, c.extent.end.offset
+        return any(ms == s and e <= me for ms, me in self.macros)
+
+    def call_paren(self, call: ci.Cursor) -> int | None:
+        """Offset just past the '(' that opens a call's argument list; None when the
+        call is spelled in a macro's body (no '(' of its own to insert after)."""
+        if self.macro_body(call):
+            return None
         args = self.explicit_arguments(call)
         tokens = self._tokens(call)
         if args and args[0].extent.start.offset > call.extent.start.offset:
             limit = args[0].extent.start.offset
             opens = [t for t in tokens if t.spelling == "(" and t.extent.start.offset < limit]
-            return opens[-1].extent.end.offset
+            return opens[-1].extent.end.offset if opens else None
         closes = [t for t in tokens if t.spelling == ")"]
         opens = [
             t
@@ -590,7 +632,26 @@ class Planner:
             if t.spelling == "("
             and (not closes or t.extent.start.offset < closes[-1].extent.start.offset)
         ]
-        return opens[-1].extent.end.offset
+        return opens[-1].extent.end.offset if opens else None
+
+    def add_context_argument(self, c: ci.Cursor, callee: str, plan: FunctionPlan) -> bool:
+        """Insert the thread context as a call's first argument; warn when the call is
+        part of a macro expansion and cannot be rewritten."""
+        paren = self.call_paren(c)
+        if paren is None:
+            self.warn(
+                c,
+                "macro",
+                f"call of '{callee}' is part of a macro expansion and is not "
+                "instrumented (it runs the uninstrumented code)",
+            )
+            return False
+        args = self.explicit_arguments(c)
+        text = CTX + (", " if args else "")
+        # A call in a macro argument the macro expands twice is visited twice.
+        if not any(e.start == e.end == paren and e.prefix == text for e in plan.edits):
+            plan.edits.append(edits.insert(paren, text))
+        return True
 
     def visit_call(self, c: ci.Cursor, function: str, plan: FunctionPlan) -> None:
         callee = self.callee_name(c)
@@ -603,6 +664,16 @@ class Planner:
         args = self.explicit_arguments(c)
         s, e = c.extent.start.offset, c.extent.end.offset
         if from_prelude or (ref is None and (callee in ATOMICS or callee in LOADS | STORES)):
+            memory_call = callee in ATOMICS or callee in LOADS | STORES
+            if memory_call and (not args or self.macro_body(c)):
+                # Its address argument is spelled in a macro's body.
+                self.warn(
+                    c,
+                    "macro",
+                    f"'{callee}' is part of a macro expansion and is not instrumented; "
+                    "the memory it accesses is not tracked",
+                )
+                return
             if callee in ATOMICS and args:
                 site = self.site(args[0], ATOMICS[callee], function)
                 action = "kBlockAtomic" if ATOMICS[callee] == "BA" else "kDeviceAtomic"
@@ -632,8 +703,10 @@ class Planner:
             elif callee in VALUE_BARRIERS:
                 plan.edits.append(edits.wrap(s, e, f"{CTX}.block_barrier(", ")"))
             elif callee == "__syncwarp":
-                plan.edits.append(edits.replace(s, s + len(callee), "hirace::syncwarp"))
-                plan.edits.append(edits.insert(self.call_paren(c), CTX + (", " if args else "")))
+                if self.add_context_argument(c, callee, plan) and not any(
+                    e.replace is not None and e.start == s for e in plan.edits
+                ):
+                    plan.edits.append(edits.replace(s, s + len(callee), "hirace::syncwarp"))
             elif callee in UNTRACKED_CALLS:
                 self.warn(
                     c,
@@ -643,7 +716,7 @@ class Planner:
                 )
             return
         if self.instrumented_callee(c):
-            plan.edits.append(edits.insert(self.call_paren(c), CTX + (", " if args else "")))
+            self.add_context_argument(c, callee, plan)
             return
         if ref is not None and ref.kind in FUNCTIONS | {K.CONSTRUCTOR} and not self.in_main(ref):
             f = ref.location.file
