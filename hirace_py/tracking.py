@@ -96,6 +96,7 @@ class Tracker:
         self.log: Buffer | None = None
         self.shadows: list[_Shadow] = []
         self.shared_bytes = 0
+        self.kernel = ""
         self.outcome = Outcome()
 
     def prepare(
@@ -111,7 +112,7 @@ class Tracker:
         threads, blocks = block[0] * block[1] * block[2], grid[0] * grid[1] * grid[2]
         state = st.State()
         self.outcome, self.shadows, self.log = Outcome(), [], None
-        self.shared_bytes = shared_bytes
+        self.shared_bytes, self.kernel = shared_bytes, kernel
         try:
             layout = ShadowLayout.for_launch(
                 threads, blocks, max(len(self.tables.sites), 1), self.config.clock_bits
@@ -242,8 +243,11 @@ class Tracker:
             if s.var is not None:
                 return s.var, index
             offset = index % s.frame_units
+            kernels = {k.name for k in self.tables.kernels}
             for var in self.tables.variables:
-                if var.space != "shared":
+                # Other kernels' own __shared__ variables overlap this kernel's.
+                if var.space != "shared" or (var.function in kernels and
+                                             var.function != self.kernel):  # fmt: skip
                     continue
                 size = var.size if var.kind == "shared" else self.shared_bytes
                 units = -(-size >> var.gran_log2)

@@ -429,14 +429,15 @@ def _strip_attributes(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _outside_parentheses(tokens: list[Token]) -> list[str]:
-    """Texts of the tokens not inside (...) groups (parameter lists, attributes)."""
+def _outside_parentheses(tokens: list[Token], opening: str = "(", closing: str = ")") -> list[str]:
+    """Texts of the tokens not inside (...) groups (parameter lists, attributes),
+    or inside the groups of another pair of brackets."""
     texts: list[str] = []
     depth = 0
     for t in tokens:
-        if t.text == "(":
+        if t.text == opening:
             depth += 1
-        elif t.text == ")":
+        elif t.text == closing:
             depth -= 1
         elif depth == 0:
             texts.append(t.text)
@@ -571,7 +572,8 @@ class _Scanner:
         self.kernels.append((kernel, last))
 
     def declaration(self, decl: list[Token], semicolon: Token) -> None:
-        texts = {t.text for t in decl}
+        # A class body's `__device__` methods do not make the class a variable.
+        texts = set(_outside_parentheses(decl, "{", "}"))
         if not texts & _DEVICE_VARIABLE_SPECIFIERS:
             return
         if texts & {"__global__", "extern", "template", "typedef", "__shared__", "using"}:

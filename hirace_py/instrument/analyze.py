@@ -316,6 +316,16 @@ class Planner:
                 return _canonical_kind(ref.type) in REFERENCES
             if ref.kind == K.PARM_DECL:
                 return _canonical_kind(ref.type) in REFERENCES
+        if k == K.CALL_EXPR:
+            # A call of this file's own function, lambda or operator that returns
+            # a reference is an lvalue that may name memory: `at(i) = v`, `v[i]`.
+            ref = c.referenced
+            return (
+                ref is not None
+                and ref.kind in FUNCTIONS
+                and self.in_main(ref)
+                and _canonical_kind(ref.result_type) in REFERENCES
+            )
         return False
 
     def context(self, e: ci.Cursor, parents: list[ci.Cursor], fn: ci.Cursor) -> str | None:
@@ -358,20 +368,39 @@ class Planner:
         if kind == K.VAR_DECL:
             return None if _canonical_kind(p.type) in REFERENCES else "R"
         if kind == K.RETURN_STMT:
-            if _canonical_kind(fn.result_type) in REFERENCES:
-                self.warn(
-                    e,
-                    "reference-return",
-                    f"'{fn.spelling}' returns a reference into "
-                    "memory; accesses through it after the return are not tracked",
-                )
-                return None
-            return "R"
+            # Returning a reference binds it: the caller's use of the call is the
+            # access (calls returning references are memory lvalues themselves).
+            lam = next((q for q in reversed(parents) if q.kind == K.LAMBDA_EXPR), None)
+            if lam is not None:
+                return None if self.lambda_returns_reference(lam) else "R"
+            return None if _canonical_kind(fn.result_type) in REFERENCES else "R"
+        if kind == K.LAMBDA_EXPR:
+            # An init-capture: `[v = a[i]]` copies (a read), `[&r = a[i]]` binds.
+            return None if self.binds_reference(p, child) else "R"
         if kind in CASTS:
             return None if _canonical_kind(p.type) in REFERENCES else "R"
-        if kind in {K.CXX_UNARY_EXPR, K.COMPOUND_STMT, K.CXX_FOR_RANGE_STMT, K.LAMBDA_EXPR}:
+        if kind in {K.CXX_UNARY_EXPR, K.COMPOUND_STMT, K.CXX_FOR_RANGE_STMT}:
             return None
         return "R"
+
+    def lambda_returns_reference(self, lam: ci.Cursor) -> bool:
+        """Whether a lambda's trailing return type (`-> T&`) is a reference.
+
+        Without one the return type is deduced as by `auto`, which never is.
+        """
+        body = next((k for k in _children(lam) if k.kind == K.COMPOUND_STMT), None)
+        limit = body.extent.start.offset if body is not None else lam.extent.end.offset
+        head = [t.spelling for t in self._tokens(lam) if t.extent.start.offset < limit]
+        if "->" not in head:
+            return False
+        tail = head[len(head) - 1 - head[::-1].index("->") + 1 :]
+        return bool(tail) and tail[-1] in ("&", "&&")
+
+    def binds_reference(self, lam: ci.Cursor, init: ci.Cursor) -> bool:
+        """Whether an init-capture is by reference: `&name = init`."""
+        before = [t.spelling for t in self._tokens(lam)
+                  if t.extent.end.offset <= init.extent.start.offset]  # fmt: skip
+        return len(before) >= 3 and before[-1] == "=" and before[-3] == "&"
 
     def argument_context(self, call: ci.Cursor, child: ci.Cursor) -> str | None:
         args = list(call.get_arguments())
@@ -486,7 +515,7 @@ class Planner:
         if c.kind == K.CALL_EXPR:
             self.visit_call(c, name, plan)
         if c.kind in {K.ARRAY_SUBSCRIPT_EXPR, K.UNARY_OPERATOR, K.MEMBER_REF_EXPR,
-                      K.DECL_REF_EXPR} and self.memory(c, method):  # fmt: skip
+                      K.DECL_REF_EXPR, K.CALL_EXPR} and self.memory(c, method):  # fmt: skip
             action = self.context(c, parents, fn)
             if action is None:
                 return
