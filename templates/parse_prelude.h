@@ -226,8 +226,40 @@ extern "C" __device__ void* memset(void*, int, size_t);
 extern "C" __device__ void __assert_fail(const char*, const char*, unsigned int,
                                                   const char*);
 
-// The host runtime API that whole programs use.
-enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+// The host runtime API that whole programs use (what the CPU backend's
+// templates/cuda_cpu_program.h.j2 provides; a test keeps the two in step).
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidHostPointer = 16,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorUnsupportedLimit = 215,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorAssert = 710,
+  cudaErrorHardwareStackError = 714,
+  cudaErrorIllegalInstruction = 715,
+  cudaErrorMisalignedAddress = 716,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotPermitted = 800,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999
+};
 typedef enum cudaError cudaError_t;
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -236,55 +268,249 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice = 3,
   cudaMemcpyDefault = 4
 };
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaLimit {
+  cudaLimitStackSize = 0,
+  cudaLimitPrintfFifoSize = 1,
+  cudaLimitMallocHeapSize = 2,
+  cudaLimitDevRuntimeSyncDepth = 3,
+  cudaLimitDevRuntimePendingLaunchCount = 4,
+  cudaLimitMaxL2FetchGranularity = 5,
+  cudaLimitPersistingL2CacheSize = 6
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
+typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void*);
+typedef void (*cudaHostFn_t)(void*);
+struct cudaUUID_t { char bytes[16]; };
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
   size_t totalGlobalMem, sharedMemPerBlock;
-  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
-  int clockRate, multiProcessorCount, major, minor, maxThreadsPerMultiProcessor;
-  size_t totalConstMem, l2CacheSize;
+  int regsPerBlock, warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+  size_t totalConstMem;
+  int major, minor;
+  size_t textureAlignment, texturePitchAlignment;
+  int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated;
+  int canMapHostMemory, computeMode, concurrentKernels, ECCEnabled, pciBusID, pciDeviceID;
+  int pciDomainID, tccDriver, asyncEngineCount, unifiedAddressing, memoryClockRate;
+  int memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID;
+  int singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess;
+  int computePreemptionSupported, canUseHostPointerForRegisteredMem, cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
 };
-#define cudaMemAttachGlobal 0x01
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA;
+  int maxDynamicSharedSizeBytes, preferredShmemCarveout;
+};
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaEventInterprocess 0x04
+#define cudaEventRecordDefault 0x00
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaCpuDeviceId (-1)
+#define cudaInvalidDeviceId (-2)
 extern "C" {
 cudaError_t cudaMalloc(void**, size_t);
 cudaError_t cudaMallocManaged(void**, size_t, unsigned int = cudaMemAttachGlobal);
 cudaError_t cudaMallocAsync(void**, size_t, cudaStream_t);
 cudaError_t cudaMallocHost(void**, size_t);
+cudaError_t cudaHostAlloc(void**, size_t, unsigned int);
+cudaError_t cudaMallocPitch(void**, size_t*, size_t, size_t);
 cudaError_t cudaFree(void*);
 cudaError_t cudaFreeAsync(void*, cudaStream_t);
 cudaError_t cudaFreeHost(void*);
+cudaError_t cudaHostRegister(void*, size_t, unsigned int);
+cudaError_t cudaHostUnregister(void*);
+cudaError_t cudaHostGetDevicePointer(void**, void*, unsigned int);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes*, const void*);
 cudaError_t cudaMemcpy(void*, const void*, size_t, cudaMemcpyKind);
 cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t = 0);
+cudaError_t cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind);
+cudaError_t cudaMemcpy2DAsync(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
+                              cudaStream_t = 0);
 cudaError_t cudaMemset(void*, int, size_t);
 cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t = 0);
+cudaError_t cudaMemset2D(void*, size_t, int, size_t, size_t);
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t = 0);
+cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, int);
+cudaError_t cudaMemGetInfo(size_t*, size_t*);
 cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaThreadSynchronize();
 cudaError_t cudaDeviceReset();
+cudaError_t cudaThreadExit();
 cudaError_t cudaSetDevice(int);
 cudaError_t cudaGetDevice(int*);
 cudaError_t cudaGetDeviceCount(int*);
+cudaError_t cudaChooseDevice(int*, const cudaDeviceProp*);
+cudaError_t cudaSetDeviceFlags(unsigned int);
+cudaError_t cudaGetDeviceFlags(unsigned int*);
+cudaError_t cudaDriverGetVersion(int*);
+cudaError_t cudaRuntimeGetVersion(int*);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int);
+cudaError_t cudaDeviceGetAttribute(int*, cudaDeviceAttr, int);
+cudaError_t cudaDeviceSetLimit(cudaLimit, size_t);
+cudaError_t cudaDeviceGetLimit(size_t*, cudaLimit);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache*);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig);
+cudaError_t cudaDeviceGetStreamPriorityRange(int*, int*);
+cudaError_t cudaDeviceCanAccessPeer(int*, int, int);
+cudaError_t cudaProfilerStart();
+cudaError_t cudaProfilerStop();
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t);
 const char* cudaGetErrorName(cudaError_t);
 cudaError_t cudaStreamCreate(cudaStream_t*);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned int);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t*, unsigned int, int);
 cudaError_t cudaStreamDestroy(cudaStream_t);
 cudaError_t cudaStreamSynchronize(cudaStream_t);
-cudaError_t cudaEventCreate(cudaEvent_t*);
+cudaError_t cudaStreamQuery(cudaStream_t);
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0);
+cudaError_t cudaStreamAddCallback(cudaStream_t, cudaStreamCallback_t, void*, unsigned int);
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t, void*);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned int);
 cudaError_t cudaEventDestroy(cudaEvent_t);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t = 0, unsigned int = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
+cudaError_t cudaEventQuery(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
 int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 }
+cudaError_t cudaEventCreate(cudaEvent_t*);
+cudaError_t cudaEventCreate(cudaEvent_t*, unsigned int);
+cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t = 0, cudaStream_t = 0);
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*)(P...), dim3, dim3, void**, size_t = 0, cudaStream_t = 0);
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T&, const void*, size_t, size_t = 0,
                                cudaMemcpyKind = cudaMemcpyHostToDevice);
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void*, const T&, size_t, size_t = 0,
                                  cudaMemcpyKind = cudaMemcpyDeviceToHost);
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(const T&, const void*, size_t, size_t = 0,
+                                    cudaMemcpyKind = cudaMemcpyHostToDevice, cudaStream_t = 0);
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void*, const T&, size_t, size_t = 0,
+                                      cudaMemcpyKind = cudaMemcpyDeviceToHost, cudaStream_t = 0);
+template <class T> cudaError_t cudaGetSymbolAddress(void**, const T&);
+template <class T> cudaError_t cudaGetSymbolSize(size_t*, const T&);
 template <class T> cudaError_t cudaMalloc(T**, size_t);
 template <class T> cudaError_t cudaMallocManaged(T**, size_t, unsigned int = cudaMemAttachGlobal);
+template <class T> cudaError_t cudaMallocAsync(T**, size_t, cudaStream_t);
+template <class T> cudaError_t cudaMallocHost(T**, size_t);
+template <class T> cudaError_t cudaHostAlloc(T**, size_t, unsigned int);
+template <class T> cudaError_t cudaMallocPitch(T**, size_t*, size_t, size_t);
+template <class T> cudaError_t cudaHostGetDevicePointer(T**, void*, unsigned int);
+template <class T> cudaError_t cudaFuncSetAttribute(T*, cudaFuncAttribute, int);
+template <class T> cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache);
+template <class T> cudaError_t cudaFuncSetSharedMemConfig(T*, cudaSharedMemConfig);
+template <class T> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes*, T*);
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, T*, int, size_t);
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int*, int*, T, size_t = 0, int = 0);

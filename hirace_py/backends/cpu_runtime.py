@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -211,9 +212,15 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render(name: str) -> str:
-    """Renders runtime template `name` (e.g. "cuda_cpu.h.j2")."""
-    return _environment().get_template(name).render(template_context())
+def render(name: str, **extra: object) -> str:
+    """Renders runtime template `name` (e.g. "cuda_cpu.h.j2"), with `extra` values
+    besides the runtime's own."""
+    return _environment().get_template(name).render({**template_context(), **extra})
+
+
+def macros(name: str) -> Any:
+    """The macros of runtime template `name`, as callables returning text."""
+    return _environment().get_template(name).module
 
 
 class ModuleRenderer(Renderer):

@@ -37,6 +37,7 @@ def instrument(
     include_dirs: list[str] | None = None,
     defines: dict[str, str | int | None] | None = None,
     target: str = "gpu",
+    program: bool = False,
 ) -> Instrumented:
     """Rewrite every kernel and device function of `source` to check for races.
 
@@ -54,7 +55,7 @@ def instrument(
     planner = Planner(parsed, config.instrument_kernel)
     planner.run()
     host = HostPlanner(planner, target)
-    program = host.run()
+    program = host.run() or program
     display = os.path.basename(filename)
     file_edits = planner.file_edits + (host.edits if program else [])
     body = edits.apply(parsed.source, file_edits).decode()

@@ -7,6 +7,10 @@ or allocates device memory. Then:
   `hirace::host::cudaMalloc(G, "p", &p, n)`: the same arguments after the
   shadow granularity of p's element type and the name reports use, so the
   allocation is registered as monitored memory. `cudaFree` unregisters.
+  A call spelled in a macro's argument (`CHECK(cudaMalloc(&p, n))`) is
+  rewritten where it is spelled; one in a macro's definition is not tracked,
+  with a warning. (A rewrite in the argument of a macro that turns it into
+  text with `#` is warned about too: the text then shows the rewrite.)
 * `k<<<G, B, S, ST>>>(args)` keeps its form inside a lambda called at once,
   which evaluates each expression exactly once:
   `[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s) { before_launch(...);
@@ -20,6 +24,8 @@ or allocates device memory. Then:
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import json
 
 import clang.cindex as ci
@@ -37,6 +43,32 @@ ACTIONS = {"R": 0, "W": 1, "BA": 2, "GA": 3}
 
 def _c_string(text: str) -> str:
     return json.dumps(text)
+
+
+def _spelling_offset(location: ci.SourceLocation) -> int:
+    """File offset where the token at `location` is spelled: inside a macro's
+    argument for code that came from one (cursor extents give the macro's
+    place instead)."""
+    file, line, column, offset = ci.c_object_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    ci.conf.lib.clang_getSpellingLocation(location, ctypes.byref(file), ctypes.byref(line),
+                                          ctypes.byref(column), ctypes.byref(offset))  # fmt: skip
+    return offset.value
+
+
+def _allocated_pointer(argument: ci.Cursor) -> ci.Cursor | None:
+    """The pointer an allocation writes: the operand of the first `&` in its
+    first argument, under any casts: `&p`, `(void**)&p`, `reinterpret_cast<..>(&p)`."""
+    address = next((k for k in argument.walk_preorder() if k.kind == K.UNARY_OPERATOR
+                    and unary_operator(k) == "&" and _children(k)), None)  # fmt: skip
+    return _strip(_children(address)[0]) if address is not None else None
+
+
+def _granularity(pointer: ci.Cursor) -> int:
+    """Shadow granularity (log2 bytes) of what `pointer` points to; 0 for void."""
+    pointee = pointer.type.get_canonical().get_pointee()
+    if pointee.kind != ci.TypeKind.VOID and pointee.get_size() > 0:
+        return gran_log2(pointee)
+    return 0
 
 
 class HostPlanner:
@@ -87,6 +119,9 @@ class HostPlanner:
             self.p.warn(c, "launch", "cudaLaunchKernel launches are not tracked; use <<<...>>>")
 
     def allocation(self, c: ci.Cursor, name: str) -> None:
+        if self.p.inside_macro(c):
+            self.macro_allocation(c, name)
+            return
         s = c.extent.start.offset
         args = self.p.explicit_arguments(c)
         if name in FREES:
@@ -97,17 +132,62 @@ class HostPlanner:
         # The pointer being allocated is the operand of the first `&` in the
         # argument, under any casts: `&p`, `(void**)&p`, `reinterpret_cast<..>(&p)`.
         gran, label = 0, self.p.text(args[0])
-        address = next((k for k in args[0].walk_preorder() if k.kind == K.UNARY_OPERATOR
-                        and unary_operator(k) == "&" and _children(k)), None)  # fmt: skip
-        if address is not None:
-            pointer = _strip(_children(address)[0])
+        pointer = _allocated_pointer(args[0])
+        if pointer is not None:
             label = self.p.text(pointer)
-            pointee = pointer.type.get_canonical().get_pointee()
-            if pointee.kind != ci.TypeKind.VOID and pointee.get_size() > 0:
-                gran = gran_log2(pointee)
+            gran = _granularity(pointer)
         self.allocations += 1
         self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
         self.edits.append(edits.insert(self.p.call_paren(c), f"{gran}u, {_c_string(label)}, "))
+
+    def macro_allocation(self, c: ci.Cursor, name: str) -> None:
+        """An allocation or free spelled in a macro's argument, as in the common
+        `CHECK(cudaMalloc(&p, n))`: rewritten where it is spelled. One in a macro's
+        definition is reported instead (it may stand for different pointers)."""
+        s = _spelling_offset(c.extent.start)
+        src = self.p.src
+        paren = s + len(name)
+        while paren < len(src) and src[paren : paren + 1].isspace():
+            paren += 1
+        spelled = src[s : s + len(name)] == name.encode() and src[paren : paren + 1] == b"("
+        if not spelled or not any(ms <= s < me for ms, me in self.p.macros):
+            self.p.warn(c, "allocation", f"'{name}' in a macro definition is not tracked: "
+                        "its memory is not monitored (call it in a macro's argument, or outside "
+                        "macros)")  # fmt: skip
+            return
+        self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
+        printer = self.stringifying_macro(s)
+        if printer is not None:
+            self.p.warn(c, "allocation", f"macro '{printer}' turns its argument into text (#): "
+                        f"that text now shows hirace's rewrite of '{name}'")  # fmt: skip
+        if name in FREES:
+            return
+        args = list(c.get_arguments())
+        pointer = _allocated_pointer(args[0]) if args else None
+        gran, label = 0, name
+        if pointer is not None:
+            gran = _granularity(pointer)
+            start = _spelling_offset(pointer.extent.start)
+            end = _spelling_offset(pointer.extent.end)
+            label = src[start:end].decode(errors="replace") if start < end else name
+        self.allocations += 1
+        self.edits.append(edits.insert(paren + 1, f"{gran}u, {_c_string(label)}, "))
+
+    def stringifying_macro(self, offset: int) -> str | None:
+        """The name of the macro invoked around `offset` if its definition applies
+        `#` to a parameter (the rewritten argument is then printed as rewritten)."""
+        for m in self.p.parsed.tu.cursor.get_children():
+            if (m.kind != K.MACRO_INSTANTIATION or not self.in_main(m)
+                    or not m.extent.start.offset <= offset < m.extent.end.offset):  # fmt: skip
+                continue
+            words = [t.spelling for t in m.referenced.get_tokens()] if m.referenced else []
+            if len(words) < 2 or words[1] != "(" or ")" not in words:
+                continue
+            params = set(words[2 : words.index(")")]) - {","}
+            body = words[words.index(")") + 1 :]
+            if any(a == "#" and b in params for a, b in itertools.pairwise(body)):
+                return m.spelling
+        return None
 
     def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor) -> None:
         tokens = self.p._tokens(c)

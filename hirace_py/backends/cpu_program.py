@@ -1,0 +1,425 @@
+"""Whole CUDA programs on the CPU backend: their runtime, translation and compilation.
+
+A program built for the CPU is compiled by g++ with two headers
+force-included: the device API (`cuda_cpu.h`, as for kernels) and the host
+runtime API (`cuda_cpu_program.h`, rendered from
+templates/cuda_cpu_program.h.j2: cudaMalloc, cudaMemcpy, streams, events,
+errors, and `hr::launch`). The fiber engine is linked in as a static archive,
+so a built program does not depend on the cache to run.
+
+The program runtime is built once per content hash next to the backend's
+runtime, as `<cache>/program-<hash>/`: the rendered header, its precompiled
+form (`.gch`, so each source compiles without re-parsing the runtime), the
+engine archive, and `include/` with stand-ins for CUDA's headers.
+
+Each source goes through the same translation the backend applies to kernel
+sources (`cpu_source.translate`: `extern __shared__` and `static __shared__`),
+with insertions from templates/cuda_cpu_program_unit.cpp.j2 (each kernel
+registers its name), after `rewrite_launches` has turned every
+`k<<<g, b, s, st>>>(args)` into `::hr::launch(k, g, b, s, st)(args)`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from hirace_py.backends.cpu_build import _compile_error, _define_flags
+from hirace_py.backends.cpu_errors import CompileError
+from hirace_py.backends.cpu_runtime import (
+    CUDA_ARCH,
+    CUDA_HEADER_STANDINS,
+    SHARED_LIMIT,
+    ModuleRenderer,
+    Runtime,
+    file_lock,
+    macros,
+    predefined_macros,
+    render,
+    run_compiler,
+    runtime,
+)
+from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
+
+PROGRAM_HEADER = "cuda_cpu_program.h"
+PROGRAM_SOURCE = "cuda_cpu_program.cpp"
+ARCHIVE = "libhirace_cuda_cpu_program.a"
+UNIT_TEMPLATE = "cuda_cpu_program_unit.cpp.j2"
+
+# Headers programs include besides those kernel sources do; the program
+# header declares what they would.
+EXTRA_STANDINS = ("cuda_profiler_api.h", "driver_types.h", "cuda_runtime_api.h")
+
+# CUDA's error codes that the CPU runtime returns or programs test for:
+# (name, value, cudaGetErrorString's text), as in CUDA 12's driver_types.h.
+ERRORS: tuple[tuple[str, int, str], ...] = (
+    ("cudaSuccess", 0, "no error"),
+    ("cudaErrorInvalidValue", 1, "invalid argument"),
+    ("cudaErrorMemoryAllocation", 2, "out of memory"),
+    ("cudaErrorInitializationError", 3, "initialization error"),
+    ("cudaErrorCudartUnloading", 4, "driver shutting down"),
+    ("cudaErrorInvalidConfiguration", 9, "invalid configuration argument"),
+    ("cudaErrorInvalidPitchValue", 12, "invalid pitch argument"),
+    ("cudaErrorInvalidSymbol", 13, "invalid device symbol"),
+    ("cudaErrorInvalidHostPointer", 16, "invalid host pointer"),
+    ("cudaErrorInvalidDevicePointer", 17, "invalid device pointer"),
+    ("cudaErrorInvalidMemcpyDirection", 21, "invalid copy direction for memcpy"),
+    ("cudaErrorInsufficientDriver", 35,
+     "CUDA driver version is insufficient for CUDA runtime version"),
+    ("cudaErrorInvalidDeviceFunction", 98, "invalid device function"),
+    ("cudaErrorNoDevice", 100, "no CUDA-capable device is detected"),
+    ("cudaErrorInvalidDevice", 101, "invalid device ordinal"),
+    ("cudaErrorNoKernelImageForDevice", 209,
+     "no kernel image is available for execution on the device"),
+    ("cudaErrorUnsupportedLimit", 215, "limit is not supported on this architecture"),
+    ("cudaErrorInvalidResourceHandle", 400, "invalid resource handle"),
+    ("cudaErrorNotReady", 600, "device not ready"),
+    ("cudaErrorIllegalAddress", 700, "an illegal memory access was encountered"),
+    ("cudaErrorLaunchOutOfResources", 701, "too many resources requested for launch"),
+    ("cudaErrorLaunchTimeout", 702, "the launch timed out and was terminated"),
+    ("cudaErrorAssert", 710, "device-side assert triggered"),
+    ("cudaErrorHardwareStackError", 714, "hardware stack error"),
+    ("cudaErrorIllegalInstruction", 715, "an illegal instruction was encountered"),
+    ("cudaErrorMisalignedAddress", 716, "misaligned address"),
+    ("cudaErrorLaunchFailure", 719, "unspecified launch failure"),
+    ("cudaErrorNotPermitted", 800, "operation not permitted"),
+    ("cudaErrorNotSupported", 801, "operation not supported"),
+    ("cudaErrorUnknown", 999, "unknown error"),
+)  # fmt: skip
+
+# cudaDeviceGetAttribute: (name, CUDA's value, the CPU device's answer as C++,
+# with {arch_major}, {arch_minor} and {shared_limit} filled in from the runtime).
+ATTRIBUTES: tuple[tuple[str, int, str], ...] = (
+    ("cudaDevAttrMaxThreadsPerBlock", 1, "1024"),
+    ("cudaDevAttrMaxBlockDimX", 2, "1024"),
+    ("cudaDevAttrMaxBlockDimY", 3, "1024"),
+    ("cudaDevAttrMaxBlockDimZ", 4, "64"),
+    ("cudaDevAttrMaxGridDimX", 5, "2147483647"),
+    ("cudaDevAttrMaxGridDimY", 6, "65535"),
+    ("cudaDevAttrMaxGridDimZ", 7, "65535"),
+    ("cudaDevAttrMaxSharedMemoryPerBlock", 8, "48 * 1024"),
+    ("cudaDevAttrTotalConstantMemory", 9, "65536"),
+    ("cudaDevAttrWarpSize", 10, "warpSize"),
+    ("cudaDevAttrMaxPitch", 11, "2147483647"),
+    ("cudaDevAttrMaxRegistersPerBlock", 12, "65536"),
+    ("cudaDevAttrClockRate", 13, "1000000"),
+    ("cudaDevAttrMultiProcessorCount", 16, "1"),
+    ("cudaDevAttrKernelExecTimeout", 17, "::hr::program::settings().timeout_s > 0"),
+    ("cudaDevAttrIntegrated", 18, "1"),
+    ("cudaDevAttrCanMapHostMemory", 19, "1"),
+    ("cudaDevAttrComputeMode", 20, "0"),
+    ("cudaDevAttrConcurrentKernels", 31, "0"),
+    ("cudaDevAttrEccEnabled", 32, "0"),
+    ("cudaDevAttrMemoryClockRate", 36, "1000000"),
+    ("cudaDevAttrGlobalMemoryBusWidth", 37, "64"),
+    ("cudaDevAttrL2CacheSize", 38, "1 << 20"),
+    ("cudaDevAttrMaxThreadsPerMultiProcessor", 39, "2048"),
+    ("cudaDevAttrUnifiedAddressing", 41, "1"),
+    ("cudaDevAttrComputeCapabilityMajor", 75, "{arch_major}"),
+    ("cudaDevAttrComputeCapabilityMinor", 76, "{arch_minor}"),
+    ("cudaDevAttrMaxSharedMemoryPerMultiprocessor", 81, "{shared_limit} + 1024"),
+    ("cudaDevAttrMaxRegistersPerMultiprocessor", 82, "65536"),
+    ("cudaDevAttrManagedMemory", 83, "1"),
+    ("cudaDevAttrConcurrentManagedAccess", 89, "1"),
+    ("cudaDevAttrCooperativeLaunch", 95, "0"),
+    ("cudaDevAttrMaxSharedMemoryPerBlockOptin", 97, "{shared_limit}"),
+    ("cudaDevAttrMaxBlocksPerMultiprocessor", 106, "32"),
+)
+
+
+def render_program(name: str) -> str:
+    """The text of the program header or its implementation (`name` without .j2)."""
+    values = {
+        "arch_major": CUDA_ARCH // 100,
+        "arch_minor": CUDA_ARCH % 100 // 10,
+        "shared_limit": SHARED_LIMIT,
+    }
+    attributes = [(attr, value, answer.format(**values)) for attr, value, answer in ATTRIBUTES]
+    return render(name + ".j2", errors=ERRORS, attributes=attributes)
+
+
+@dataclass(frozen=True)
+class ProgramRuntime:
+    """A built program runtime: its header, engine archive and include directory."""
+
+    directory: Path
+    runtime: Runtime
+
+    @property
+    def header(self) -> Path:
+        return self.directory / PROGRAM_HEADER
+
+    @property
+    def archive(self) -> Path:
+        return self.directory / ARCHIVE
+
+    @property
+    def include_dir(self) -> Path:
+        return self.directory / "include"
+
+    @property
+    def key(self) -> str:
+        return self.directory.name
+
+
+def program_runtime() -> ProgramRuntime:
+    """The program runtime for the current compiler and settings, built if needed."""
+    return _program_runtime(runtime())
+
+
+@functools.cache
+def _program_runtime(rt: Runtime) -> ProgramRuntime:
+    files = {name: render_program(name) for name in (PROGRAM_HEADER, PROGRAM_SOURCE)}
+    digest = hashlib.sha256()
+    for part in (rt.key, *files.values(), *EXTRA_STANDINS):
+        digest.update(part.encode() + b"\0")
+    prt = ProgramRuntime(rt.directory.parent / f"program-{digest.hexdigest()[:20]}", rt)
+    if prt.archive.exists():
+        return prt
+    with file_lock(prt.directory.with_suffix(".lock")):
+        if not prt.archive.exists():
+            _build_program_runtime(prt, files)
+    return prt
+
+
+def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str]) -> None:
+    """Builds into a scratch directory, then moves it into place whole."""
+    rt = prt.runtime
+    scratch = Path(tempfile.mkdtemp(prefix=".program-", dir=prt.directory.parent))
+    scratch.chmod(0o755)
+    try:
+        for name, text in files.items():
+            (scratch / name).write_text(text)
+        include = scratch / "include"
+        include.mkdir()
+        for name in (*CUDA_HEADER_STANDINS, *EXTRA_STANDINS):
+            (include / name).write_text(
+                "#pragma once\n// hirace CPU backend: declared by the force-included "
+                f"{PROGRAM_HEADER}.\n"
+            )
+        objects = []
+        for source in (rt.directory / "cuda_cpu_engine.cpp", rt.directory / "cuda_cpu_launch.cpp",
+                       scratch / PROGRAM_SOURCE):  # fmt: skip
+            obj = scratch / source.with_suffix(".o").name
+            run_compiler(
+                [rt.cxx, *rt.flags, "-I", str(rt.directory), "-I", str(scratch), "-c",
+                 str(source), "-o", str(obj)],
+                "building the CPU backend's program runtime",
+            )  # fmt: skip
+            objects.append(str(obj))
+        run_compiler(["ar", "rcs", str(scratch / ARCHIVE), *objects], "archiving the engine")
+        for obj in objects:
+            os.unlink(obj)
+        run_compiler(
+            [rt.cxx, *rt.flags, "-I", str(rt.directory), "-x", "c++-header",
+             str(scratch / PROGRAM_HEADER), "-o", str(scratch / (PROGRAM_HEADER + ".gch"))],
+            "precompiling the program header",
+        )  # fmt: skip
+        if prt.directory.exists():
+            shutil.rmtree(prt.directory)
+        os.replace(scratch, prt.directory)
+    finally:
+        if scratch.exists():
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# Source translation.
+
+
+class ProgramRenderer(Renderer):
+    """Insertions for program sources (cuda_cpu_program_unit.cpp.j2).
+
+    `line_offset` is how many lines of `text` come before the user's line 1
+    (the header hirace's instrumentation puts before a `#line 1`), so that
+    markers after insertions name the user's lines.
+    """
+
+    def __init__(self, line_offset: int = 0) -> None:
+        self._macros = macros(UNIT_TEMPLATE)
+        self._shared = ModuleRenderer()
+        self.line_offset = line_offset
+
+    def prologue(self, filename: str) -> str:
+        return str(self._macros.prologue(filename))
+
+    def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
+        return str(self._macros.kernel_stub(index, name, line - self.line_offset, filename))
+
+    def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
+        return str(self._macros.global_accessor(index, name, line - self.line_offset, filename))
+
+    def extern_shared(self, type_text: str, name: str) -> str:
+        return self._shared.extern_shared(type_text, name)
+
+
+def _code(tokens: list[Token]) -> list[int]:
+    """Indices of the tokens that are code (not whitespace or comments)."""
+    return [i for i, t in enumerate(tokens) if t.kind not in ("space", "newline", "comment")]
+
+
+# Words that may stand before a launch expression, not as a qualifier of its callee.
+_KEYWORDS = frozenset({"return", "case", "else", "do", "throw", "co_return", "co_await"})
+
+
+def _back_match(tokens: list[Token], code: list[int], j: int, open_: str) -> int | None:
+    """Index into `code` of the token opening the group closed at code[j]
+    (`(` for `)`; `<` for `>` or `>>`, which closes two)."""
+    depth = 0
+    while j >= 0:
+        text = tokens[code[j]].text
+        if open_ == "(":
+            depth += (text == ")") - (text == "(")
+        else:
+            depth += {">": 1, ">>": 2, "<": -1}.get(text, 0)
+        if depth <= 0:
+            return j if depth == 0 else None
+        j -= 1
+    return None
+
+
+def _callee_start(tokens: list[Token], code: list[int], j: int) -> int | None:
+    """Index into `code` of the first token of the callee ending at code[j]:
+    `k`, `ns::k`, `::k`, `k<float, 4>`, `(k)`; None if it is none of these."""
+    while j >= 0:
+        text = tokens[code[j]].text
+        if text == ")":
+            return _back_match(tokens, code, j, "(")
+        if text in (">", ">>"):
+            opening = _back_match(tokens, code, j, "<")
+            if opening is None or opening == 0:
+                return None
+            j = opening - 1
+        if tokens[code[j]].kind != "ident":
+            return None
+        if j >= 1 and tokens[code[j - 1]].text == "::":
+            before = tokens[code[j - 2]] if j >= 2 else None
+            if before is not None and (
+                (before.kind == "ident" and before.text not in _KEYWORDS)
+                or before.text in (">", ">>")
+            ):
+                j -= 2
+                continue
+            return j - 1
+        return j
+    return None
+
+
+def rewrite_launches(source: str) -> str:
+    """`k<<<g, b, s, st>>>(args)` becomes `::hr::launch(k, g, b, s, st)(args)`.
+
+    A tokenizer pass, so launches in macros are rewritten too (the CPU runtime
+    runs them; hirace's instrumentation cannot see them). Text stays on its
+    lines. Launches whose callee it cannot delimit are left for g++ to reject.
+    """
+    tokens = tokenize(source)
+    code = _code(tokens)
+    edits: list[tuple[int, int, str]] = []
+    k = 0
+    while k + 1 < len(code):
+        first, second = tokens[code[k]], tokens[code[k + 1]]
+        if not (first.text == "<<" and second.text == "<" and first.end == second.start):
+            k += 1
+            continue
+        start = _callee_start(tokens, code, k - 1) if k else None
+        close = _launch_close(tokens, code, k + 2)
+        if start is None or close is None:
+            k += 2
+            continue
+        edits.append((tokens[code[start]].start, tokens[code[start]].start, "::hr::launch("))
+        edits.append((first.start, second.end, ", "))
+        edits.append((tokens[code[close]].start, tokens[code[close + 1]].end, ")"))
+        k = close + 2
+    out, position = [], 0
+    for start_at, end_at, text in sorted(edits):
+        out.append(source[position:start_at])
+        out.append(text)
+        position = end_at
+    out.append(source[position:])
+    return "".join(out)
+
+
+def _launch_close(tokens: list[Token], code: list[int], k: int) -> int | None:
+    """Index into `code` of the `>>` of the `>>>` closing a launch configuration."""
+    depth = 0
+    for j in range(k, len(code) - 1):
+        text = tokens[code[j]].text
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            depth -= 1
+        elif (depth == 0 and text == ">>" and tokens[code[j + 1]].text == ">"
+              and tokens[code[j]].end == tokens[code[j + 1]].start):  # fmt: skip
+            return j
+        if depth < 0 or text == ";":
+            return None
+    return None
+
+
+def translate_source(
+    text: str, display: str, defines: dict[str, str | int | None], line_offset: int = 0
+) -> str:
+    """`text` (a program source, instrumented or not) ready for g++: launches
+    rewritten, then the backend's translation with program insertions."""
+    macros_known = predefined_macros()
+    for flag in _define_flags(defines):
+        name, _, value = flag[2:].partition("=")
+        macros_known[name] = value or "1"
+    unit = translate(rewrite_launches(text), quote_filename(display), macros_known,
+                     ProgramRenderer(line_offset))  # fmt: skip
+    return unit.text
+
+
+# ---------------------------------------------------------------------------
+# Compiling and linking.
+
+
+def compile_flags(
+    prt: ProgramRuntime,
+    include_dirs: list[Path],
+    defines: dict[str, str | int | None],
+    source_dir: Path | None,
+) -> list[str]:
+    """g++ flags for one program source (before the source file itself)."""
+    rt = prt.runtime
+    return [
+        rt.cxx,
+        *rt.flags,
+        "-include",
+        str(prt.header),
+        "-I",
+        str(rt.directory),
+        "-I",
+        str(prt.include_dir),
+        *(["-iquote", str(source_dir)] if source_dir else []),
+        *[f"-I{d}" for d in include_dirs],
+        *_define_flags(defines),
+    ]
+
+
+def compile_object(
+    translated: Path, obj: Path, flags: list[str], source: str, display: str
+) -> None:
+    """Compiles one translated source; a failure is a CompileError naming the
+    user's file and line (the translation keeps them through #line)."""
+    args = [*flags, "-x", "c++", str(translated), "-c", "-o", str(obj)]
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise _compile_error(proc.stderr, source, display)
+
+
+def link(prt: ProgramRuntime, objects: list[Path], output: Path) -> None:
+    """Links the program with the engine archive. -rdynamic lets the runtime
+    name kernels it was not told about (template instances) by symbol."""
+    rt = prt.runtime
+    args = [rt.cxx, *[str(o) for o in objects], "-o", str(output), "-rdynamic", "-pthread",
+            str(prt.archive), "-ldl"]  # fmt: skip
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CompileError(f"linking {output} failed:\n{proc.stderr.strip()}")

@@ -1,0 +1,324 @@
+"""Building whole CUDA programs: instrument every source, then nvcc or g++.
+
+`build(options)` is what `hirace build` does, and `cached_build` what
+`hirace run` does:
+
+1. every source is read and instrumented as a program unit (so that kernels
+   defined in one file and launched from another are checked too), for the
+   GPU or for the CPU backend; `instrument=False` skips this (the original
+   program, for comparing what it prints);
+2. what the compiler compiles is written next to the output, in
+   `<output>.hirace/`: `<name>.hirace.cu` (the instrumented source, to read),
+   `include/` (hirace's runtime headers) and, for the CPU, `<name>.cpu.cpp`
+   (the source as g++ sees it);
+3. nvcc builds the GPU program (`-arch`, `-std=c++17`, the include
+   directories); g++ builds the CPU one against the CPU backend's program
+   runtime (hirace_py.backends.cpu_program).
+
+Every failure is a `BuildError` (a HiraceError: the CLI prints one message
+and exits 2) naming the file, and the line for compile errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import hirace_py
+from hirace_py.backends import cpu_program
+from hirace_py.backends.cpu_build import _local_headers
+from hirace_py.backends.cpu_runtime import cache_root, file_lock
+from hirace_py.config import Config
+from hirace_py.errors import HiraceError
+from hirace_py.instrument import instrument, runtime
+from hirace_py.instrument.model import Warning
+
+DEFAULT_ARCH = "sm_80"
+WORK_SUFFIX = ".hirace"
+# hirace_py.instrument.host's warning for a launch of a kernel defined elsewhere.
+_NOT_HERE = re.compile(r"kernel '(.+?)' is not defined in this file")
+
+
+class BuildError(HiraceError):
+    """A program that cannot be built: a missing source, a compiler's error."""
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What to build and how; the fields of `hirace build`'s command line."""
+
+    sources: tuple[Path, ...]
+    output: Path
+    cpu: bool = False
+    include_dirs: tuple[str, ...] = ()
+    defines: dict[str, str | int | None] = field(default_factory=dict)
+    nvcc_flags: tuple[str, ...] = ()
+    arch: str = DEFAULT_ARCH
+    config: Config = field(default_factory=Config)
+    instrument: bool = True
+
+
+@dataclass(frozen=True)
+class Built:
+    """A built program and what went into it."""
+
+    executable: Path
+    work_dir: Path
+    compiled: tuple[Path, ...]  # the sources built: instrumented copies, or the originals
+    warnings: tuple[Warning, ...]  # constructs the instrumentation could not check
+
+
+@dataclass(frozen=True)
+class _Source:
+    path: Path
+    name: str  # unique stem for the generated files
+    text: str  # what the compiler gets (instrumented or original)
+    line_offset: int  # lines of `text` before the user's line 1
+
+
+def work_dir(output: Path) -> Path:
+    """Where the generated sources of `output` go: `<output>.hirace/`."""
+    return output.with_name(output.name + WORK_SUFFIX)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        raise BuildError(f"{path}: no such source file") from None
+    except IsADirectoryError:
+        raise BuildError(f"{path}: is a directory, not a source file") from None
+    except OSError as exc:
+        raise BuildError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise BuildError(f"{path}: not a UTF-8 text file") from None
+
+
+def _unique_names(paths: tuple[Path, ...]) -> list[str]:
+    """File stems, numbered where two sources share one."""
+    names: list[str] = []
+    for path in paths:
+        name, n = path.stem, 2
+        while name in names:
+            name, n = f"{path.stem}-{n}", n + 1
+        names.append(name)
+    return names
+
+
+def _line_offset(text: str, display: str) -> int:
+    """Lines of instrumented `text` before the `#line 1 "display"` that starts the user's."""
+    marker = f'#line 1 "{display}"\n'
+    at = text.find(marker)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+
+
+def _prepare(options: BuildOptions) -> tuple[list[_Source], list[Warning]]:
+    """Reads and (unless told not to) instruments every source."""
+    if not options.sources:
+        raise BuildError("no source files given")
+    sources, warnings = [], []
+    defined: set[str] = set()
+    target = "cpu" if options.cpu else "gpu"
+    for path, name in zip(options.sources, _unique_names(options.sources), strict=True):
+        text = _read(path)
+        offset = 0
+        if options.instrument:
+            result = instrument(text, str(path), options.config, list(options.include_dirs),
+                                options.defines, target=target, program=True)  # fmt: skip
+            text = result.source
+            offset = _line_offset(text, os.path.basename(path))
+            warnings.extend(result.tables.warnings)
+            defined.update(k.name for k in result.tables.kernels)
+        sources.append(_Source(path, name, text, offset))
+    return sources, [w for w in warnings if not _defined_elsewhere(w, defined)]
+
+
+def _defined_elsewhere(warning: Warning, kernels: set[str]) -> bool:
+    """A launch warning about a kernel that another source of the program defines
+    (and that is therefore instrumented too)."""
+    match = _NOT_HERE.match(warning.message) if warning.code == "launch" else None
+    return match is not None and match.group(1) in kernels
+
+
+def build(options: BuildOptions) -> Built:
+    """Instruments and builds the program; see the module's description."""
+    sources, warnings = _prepare(options)
+    work = work_dir(options.output)
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"{work}: cannot create: {exc.strerror}") from None
+    include = runtime.write_include_dir(work / "include")
+    compiled = []
+    for s in sources:
+        if options.instrument:
+            path = work / f"{s.name}.hirace.cu"
+            path.write_text(s.text)
+        else:
+            path = s.path
+        compiled.append(path)
+    if options.cpu:
+        _build_cpu(options, sources, work)
+    else:
+        _build_gpu(options, sources, compiled, include)
+    return Built(options.output, work, tuple(compiled), tuple(warnings))
+
+
+def _defines(defines: dict[str, str | int | None]) -> list[str]:
+    return [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defines.items()]
+
+
+def _build_gpu(
+    options: BuildOptions, sources: list[_Source], compiled: list[Path], include: Path
+) -> None:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise BuildError("nvcc not found on PATH: install the CUDA toolkit, or build for the "
+                         "CPU backend with --cpu")  # fmt: skip
+    # The instrumented copies live in the work directory: their own headers
+    # are found through their original directories.
+    source_dirs = list(dict.fromkeys(str(s.path.parent.resolve()) for s in sources))
+    args = [nvcc, f"-arch={options.arch}", "-std=c++17", "-I", str(include),
+            *[f"-I{d}" for d in options.include_dirs], *[f"-I{d}" for d in source_dirs],
+            *_defines(options.defines), *options.nvcc_flags, *map(str, compiled),
+            "-o", str(options.output)]  # fmt: skip
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        names = ", ".join(str(s.path) for s in sources)
+        raise BuildError(f"nvcc failed building {names}:\n{proc.stderr.strip() or proc.stdout}")
+
+
+def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> None:
+    prt = cpu_program.program_runtime()
+    include = work / "include"
+    dirs = [Path(d) for d in options.include_dirs]
+    if options.instrument:
+        dirs.insert(0, include)
+
+    def compile_one(s: _Source) -> Path:
+        display = os.path.basename(s.path)
+        translated = work / f"{s.name}.cpu.cpp"
+        translated.write_text(
+            cpu_program.translate_source(s.text, display, options.defines, s.line_offset)
+        )
+        obj = work / f"{s.name}.o"
+        flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve())
+        cpu_program.compile_object(translated, obj, flags, _read(s.path), display)
+        return obj
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        objects = list(pool.map(compile_one, sources))
+    cpu_program.link(prt, objects, options.output)
+
+
+# ---------------------------------------------------------------------------
+# Cached builds, for `hirace run`.
+
+
+@functools.cache
+def _tool_digest() -> str:
+    """Hash of hirace's own code and templates: a new hirace rebuilds programs."""
+    digest = hashlib.sha256(hirace_py.__version__.encode())
+    package = Path(hirace_py.__file__).parent
+    from hirace_py.templating import template_dir
+
+    for root in (package, template_dir()):
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".j2", ".h") and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _nvcc_identity() -> str:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        return "no nvcc"
+    out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
+    return nvcc + "\n" + out.stdout
+
+
+def cache_key(options: BuildOptions) -> str:
+    """Content hash of everything that goes into the program: sources, the
+    headers they include from their own and the -I directories, options,
+    hirace itself and the compiler."""
+    digest = hashlib.sha256()
+    dirs = [Path(d).resolve() for d in options.include_dirs]
+    parts = [
+        _tool_digest(),
+        cpu_program.program_runtime().key if options.cpu else _nvcc_identity(),
+        repr((options.cpu, options.arch, options.instrument, options.nvcc_flags)),
+        repr(sorted((k, str(v)) for k, v in options.defines.items())),
+        "\n".join(map(str, dirs)),
+        repr(options.config),
+    ]
+    for part in parts:
+        digest.update(part.encode() + b"\0")
+    for path in options.sources:
+        text = _read(path)
+        digest.update(f"{path.resolve()}\0{text}\0".encode())
+        for header, data in _local_headers(text, [path.parent.resolve(), *dirs]):
+            digest.update(header.encode() + b"\0" + data + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def cached_build(options: BuildOptions) -> Built:
+    """`build`, kept in `<cache>/programs/<key>/` and reused while nothing
+    that goes into the program changes. `options.output` names the program
+    (its file name is kept); its directory is ignored."""
+    key = cache_key(options)
+    directory = cache_root() / "programs" / key
+    executable = directory / (options.output.name or "program")
+    marker = directory / "built"
+    if not marker.exists():
+        with file_lock(directory.with_suffix(".lock")):
+            if not marker.exists():
+                if directory.exists():
+                    shutil.rmtree(directory)
+                scratch = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=directory.parent))
+                try:
+                    opts = BuildOptions(**{**options.__dict__, "output": scratch / executable.name})
+                    built = build(opts)
+                    (scratch / "warnings.json").write_text(
+                        json.dumps([w.__dict__ for w in built.warnings])
+                    )
+                    (scratch / "built").write_text("")
+                    os.replace(scratch, directory)
+                finally:
+                    if scratch.exists():
+                        shutil.rmtree(scratch, ignore_errors=True)
+    compiled = tuple(sorted(work_dir(executable).glob("*.hirace.cu")))
+    warnings = tuple(Warning(**w) for w in json.loads((directory / "warnings.json").read_text()))
+    return Built(executable, work_dir(executable), compiled, warnings)
+
+
+# ---------------------------------------------------------------------------
+# Choosing where to run.
+
+
+def gpu_usable() -> tuple[bool, str]:
+    """Whether programs can be built with nvcc and run on a GPU here, and why not."""
+    if shutil.which("nvcc") is None:
+        return False, "nvcc is not on PATH"
+    smi = shutil.which("nvidia-smi")
+    if smi is not None:
+        try:
+            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20,
+                                 check=False)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            return False, "nvidia-smi did not answer"
+        if out.returncode == 0 and "GPU" in out.stdout:
+            return True, "a GPU is present"
+        return False, "nvidia-smi lists no GPU"
+    if Path("/dev/nvidia0").exists():
+        return True, "a GPU device node is present"
+    return False, "no GPU device is present"
