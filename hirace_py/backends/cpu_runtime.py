@@ -33,6 +33,7 @@ import jinja2
 from hirace_py import __version__
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
+from hirace_py.cache import cache_root
 from hirace_py.templating import template_dir
 
 WARP_SIZE = 32
@@ -248,13 +249,6 @@ def module_template_text() -> str:
     assert source is not None
     text, _, _ = source.get_source(_environment(), "cuda_cpu_module.cpp.j2")
     return text
-
-
-def cache_root() -> Path:
-    """Where compiled runtimes and kernels are kept."""
-    configured = os.environ.get("HIRACE_CACHE")
-    root = Path(configured) if configured else Path.home() / ".cache" / "hirace" / "cpu"
-    return root.expanduser()
 
 
 def compiler() -> str:

@@ -39,7 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     source = read_source(args.source)
-    result = instrument(source, str(args.source), config(args), args.include_dirs, defines(args))
+    result = instrument(
+        source, str(args.source), config(args), args.include_dirs, defines(args),
+        target=args.target, program=args.program,
+    )  # fmt: skip
     warnings = result.tables.warnings
     for w in warnings:
         print(w, file=sys.stderr)

@@ -42,7 +42,7 @@ def instrument(
     """Rewrite every kernel and device function of `source` to check for races.
 
     The result includes the runtime header by name (`hirace_runtime.cuh`): put
-    `hirace_py.instrument.runtime.write_include_dir(...)` on the include path.
+    `hirace_py.instrument.runtime.include_dir()` on the include path.
     Line numbers in the output map to `filename` through #line directives.
     For a whole program (host code that launches kernels or allocates device
     memory), allocations and launches are hooked as hirace_py.instrument.host

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import hirace_py
 from hirace_py import fsm, shadow
+from hirace_py.cache import cache_root
 from hirace_py.instrument import state
 from hirace_py.templating import environment
 
@@ -55,6 +59,27 @@ def render_host_header() -> str:
             counter_names=[name for name, _, _ in state.COUNTER_FIELDS],
         )
     )
+
+
+def include_dir() -> str:
+    """A directory holding the current runtime headers, for `-I`.
+
+    The directory is named by a hash of the headers' text, so processes using
+    different versions never overwrite each other's, and it is written once,
+    atomically, before anyone can see it.
+    """
+    texts = (render_header(), render_host_header())
+    digest = hashlib.sha256("\0".join(texts).encode()).hexdigest()[:16]
+    directory = cache_root() / f"include-{digest}"
+    if not directory.is_dir():
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".include-", dir=directory.parent))
+        write_include_dir(staging)
+        try:
+            staging.rename(directory)
+        except OSError:  # another process made it first: theirs is identical
+            shutil.rmtree(staging, ignore_errors=True)
+    return str(directory)
 
 
 def write_include_dir(directory: Path) -> Path:
