@@ -33,6 +33,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="treat anything that cannot be instrumented as an error (exit 2)",
     )
+    p.add_argument(
+        "--program",
+        action="store_true",
+        help="a unit of a whole program even without host code (kernels launched from "
+        "another file); implied by host code that launches or allocates",
+    )
+    p.add_argument(
+        "--target",
+        choices=["gpu", "cpu"],
+        default="gpu",
+        help="cpu: also turn launches into CPU-backend calls (default gpu)",
+    )
     add_compile_options(p)
     p.set_defaults(func=run)
 
