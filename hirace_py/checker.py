@@ -10,9 +10,7 @@ Argument arrays are NumPy arrays, updated in place as by the kernel.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -21,8 +19,9 @@ from hirace_py.backends.base import Buffer, LaunchTiming
 from hirace_py.backends.select import open_module, resolve
 from hirace_py.config import Config
 from hirace_py.fsm import Action
-from hirace_py.instrument import instrument, runtime
+from hirace_py.instrument import instrument
 from hirace_py.instrument.model import Kernel, Site, Tables
+from hirace_py.instrument.runtime import include_dir
 from hirace_py.pairs import exact_pairs
 from hirace_py.report import Access, LaunchReport, Notice, Race, Report, race_kind
 from hirace_py.tracking import LOG_DTYPE, Outcome, Tracker
@@ -38,11 +37,6 @@ def dims3(value: Dims, what: str) -> tuple[int, int, int]:
         raise ValueError(f"{what} must be a positive int or 1 to 3 positive ints, got {value!r}")
     items = [int(v) for v in items] + [1] * (3 - len(items))
     return items[0], items[1], items[2]
-
-
-def include_dir() -> str:
-    """A directory holding the rendered runtime header (rewritten if stale)."""
-    return str(runtime.write_include_dir(Path(tempfile.gettempdir()) / "hirace-include"))
 
 
 class Checker:
@@ -81,20 +75,26 @@ class Checker:
         shared_bytes: int = 0,
         seed: int = 0,
         schedule: str = "inorder",
+        exited_threads: str = "error",
     ) -> LaunchReport:
         """Run one launch with fresh shadow; arrays in `args` are updated in place.
 
         If it races and `report.pairs` is "exact", the launch is replayed from
         the same inputs to list every racing pair of sites exactly.
+        `exited_threads` says how barriers treat threads that have exited:
+        "error" reports barrier divergence (CPU backend), "arrive" counts them
+        as arrived, as current GPUs do.
         """
         g, b = dims3(grid, "grid"), dims3(block, "block")
         info = self.kernel_info(kernel, args)
         inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        outcome, timing = self.run(info, g, b, args, shared_bytes, seed, schedule)
+        outcome, timing = self.run(info, g, b, args, shared_bytes, seed, schedule,
+                                   exited_threads=exited_threads)  # fmt: skip
         races = self.races(info, outcome, g, b)
         notices = self.notices(outcome)
         if outcome.races and self.config.pairs == "exact":
-            replayed, _ = self.run(info, g, b, inputs, shared_bytes, seed, schedule, outcome)
+            replayed, _ = self.run(info, g, b, inputs, shared_bytes, seed, schedule, outcome,
+                                   exited_threads)  # fmt: skip
             races, more = self.exact_races(info, outcome, replayed, races, g, b)
             notices += more
         launch = LaunchReport(
@@ -137,6 +137,7 @@ class Checker:
         seed: int,
         schedule: str,
         replay: Outcome | None = None,
+        exited_threads: str = "error",
     ) -> tuple[Outcome, LaunchTiming]:
         """One tracked launch; arrays in `args` receive the kernel's results."""
         buffers: dict[str, Buffer] = {}
@@ -149,8 +150,9 @@ class Checker:
                 device_args.append(a)
         self.tracker.prepare(info.name, g, b, shared_bytes, buffers, replay)
         timing = self.module.launch(
-            info.name, g, b, device_args, shared_bytes, seed, schedule, echo=replay is None
-        )
+            info.name, g, b, device_args, shared_bytes, seed, schedule, echo=replay is None,
+            exited_threads=exited_threads,
+        )  # fmt: skip
         outcome = self.tracker.collect()
         for p, a in zip(info.params, args, strict=True):
             if p.name in buffers:

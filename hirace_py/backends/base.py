@@ -65,9 +65,13 @@ class DeviceModule(Protocol):
         seed: int,
         schedule: str,
         echo: bool = True,
+        exited_threads: str = "error",
     ) -> LaunchTiming:
         """Run a kernel; pointer arguments are Buffers, the rest scalars.
 
         `echo=False` keeps the kernel's printf output off this process's
         stdout (replays print nothing the first run did not).
+        `exited_threads` is how barriers treat threads that have exited:
+        "error" (report divergence) or "arrive" (count them as arrived, as
+        current GPUs do).
         """

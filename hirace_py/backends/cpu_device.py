@@ -71,10 +71,11 @@ class CpuModule:
         seed: int,
         schedule: str,
         echo: bool = True,
+        exited_threads: str = "error",
     ) -> LaunchTiming:
         converted = [a.typed if isinstance(a, CpuBuffer) else a for a in args]
         result = self.module.launch(
             kernel, grid, block, converted, shared_bytes=shared_bytes, seed=seed,
-            schedule=schedule, echo=echo,
+            schedule=schedule, echo=echo, exited_threads=exited_threads,
         )  # fmt: skip
         return LaunchTiming(result.seconds, result.stdout)

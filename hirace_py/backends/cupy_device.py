@@ -102,8 +102,13 @@ class CupyModule:
         seed: int,
         schedule: str,
         echo: bool = True,
+        exited_threads: str = "arrive",
     ) -> LaunchTiming:
-        """Launch and time with CUDA events; seed and schedule do not apply on a GPU."""
+        """Launch and time with CUDA events.
+
+        Seed, schedule and exited_threads do not apply on a GPU: the hardware
+        schedules, and exited threads count as arrived at barriers.
+        """
         fn = self.module.get_function(kernel)
         if shared_bytes > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = shared_bytes

@@ -2,6 +2,13 @@
 
 hirace check kernel.cu --launch spec.toml   # the launches of a spec
 hirace check kernels/                      # a litmus suite (manifest.toml)
+hirace check SUITE_DIR --inputs G.egr...   # an Indigo-generated suite (indigo/README.md)
+
+For a suite, --threads (default 256) and --blocks (default 1024) are the
+launch configuration, --jobs runs codes in parallel processes, --db keeps the
+results in SQLite (a rerun resumes), --progress shows a progress bar also when
+stderr is not a terminal. Exit status: 0 when every code matches its labels,
+1 with a miss, a false alarm or an error row, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hirace_py import litmus
 from hirace_py.backends.select import BACKENDS
@@ -16,6 +24,9 @@ from hirace_py.commands.common import add_compile_options, config, read_source, 
 from hirace_py.errors import HiraceError
 from hirace_py.launchspec import load as load_spec
 from hirace_py.report import FORMATS
+
+if TYPE_CHECKING:
+    from hirace_py.indigo.runner import Request
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,20 +36,44 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("target", type=Path, help="a .cu file, or a directory with manifest.toml")
+    p.add_argument("target", type=Path, help="a .cu file, a directory with manifest.toml, "
+                   "or an Indigo suite directory (with --inputs)")  # fmt: skip
     p.add_argument("--launch", type=Path, help="launch spec (TOML) for a .cu file")
     p.add_argument("--backend", choices=BACKENDS, default="auto")
     p.add_argument("--format", choices=sorted(FORMATS), default="text")
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
     add_compile_options(p)
+    g = p.add_argument_group("Indigo suites (with --inputs)")
+    g.add_argument("--inputs", type=Path, nargs="+", metavar="GRAPH.egr",
+                   help="check TARGET as an Indigo suite on these ECL graphs")  # fmt: skip
+    g.add_argument("--threads", type=int, help=f"threads per block (default {THREADS})")
+    g.add_argument("--blocks", type=int, help=f"number of blocks (default {BLOCKS})")
+    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default 1)")
+    g.add_argument("--db", type=Path, metavar="FILE.sqlite",
+                   help="store results here as they finish; rerunning resumes")  # fmt: skip
+    g.add_argument("--progress", action="store_true",
+                   help="show progress on stderr even when it is not a terminal")  # fmt: skip
     p.set_defaults(func=run)
+
+
+THREADS = 256
+BLOCKS = 1024
+SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress")
 
 
 def run(args: argparse.Namespace) -> int:
     target: Path = args.target
+    if args.inputs is not None:
+        return run_indigo(args)
+    for name in SUITE_ONLY:
+        if getattr(args, name) not in (None, False):
+            raise HiraceError(f"--{name} applies to Indigo suites only (give --inputs)")
     if target.is_dir():
         if not (target / "manifest.toml").is_file():
-            raise HiraceError(f"{target}: a directory to check needs a manifest.toml")
+            raise HiraceError(
+                f"{target}: a directory to check needs a manifest.toml "
+                "(or --inputs GRAPH.egr... to check it as an Indigo suite)"
+            )
         return run_suite(args)
     if not target.is_file():
         raise HiraceError(f"{target}: no such file or directory")
@@ -71,3 +106,68 @@ def run_suite(args: argparse.Namespace) -> int:
     results = litmus.run(args.target, args.backend, config(args))
     write_output(litmus.table(results), args.output)
     return 0 if all(r.ok for r in results) else 1
+
+
+def _indigo_request(args: argparse.Namespace) -> Request:
+    """Validate the suite options; HiraceError naming the bad one."""
+    from hirace_py.backends.select import resolve
+    from hirace_py.indigo.driver import Settings
+    from hirace_py.indigo.runner import Request
+
+    if not args.target.is_dir():
+        raise HiraceError(f"{args.target}: --inputs needs a suite directory to check")
+    for name, option in (("launch", "--launch"), ("include_dirs", "-I"), ("defines", "-D")):
+        if getattr(args, name):
+            raise HiraceError(f"{option} does not apply to an Indigo suite")
+    if args.format not in ("text", "json"):
+        raise HiraceError(f"--format {args.format}: a suite's summary is text or json")
+    threads = THREADS if args.threads is None else args.threads
+    if not (32 <= threads <= 1024 and threads % 32 == 0):
+        raise HiraceError(f"--threads {threads}: the Indigo driver needs a multiple of 32 "
+                          "from 32 to 1024")  # fmt: skip
+    blocks = BLOCKS if args.blocks is None else args.blocks
+    if not 1 <= blocks <= 2**31 - 1:
+        raise HiraceError(f"--blocks {blocks}: must be from 1 to {2**31 - 1}")
+    jobs = 1 if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise HiraceError(f"--jobs {jobs}: must be at least 1")
+    seen: set[Path] = set()
+    for path in args.inputs:
+        if not path.is_file():
+            raise HiraceError(f"{path}: no such graph file")
+        if path.resolve() in seen:
+            raise HiraceError(f"{path}: given twice in --inputs")
+        seen.add(path.resolve())
+    if args.db is not None and args.db.exists() and not args.db.is_file():
+        raise HiraceError(f"--db {args.db}: not a file")
+    backend, note = resolve(args.backend)
+    print(f"hirace: {note}", file=sys.stderr)
+    settings = Settings(threads, blocks, backend, config(args))
+    progress = args.progress or sys.stderr.isatty()
+    return Request(args.target, tuple(args.inputs), settings, jobs, args.db, progress)
+
+
+def run_indigo(args: argparse.Namespace) -> int:
+    from hirace_py.indigo import summary
+    from hirace_py.indigo.runner import Interrupted, check_suite
+
+    request = _indigo_request(args)
+    if request.db is None:
+        print("hirace: no --db: results are not saved (give --db FILE.sqlite to keep them "
+              "and resume)", file=sys.stderr)  # fmt: skip
+    try:
+        outcome = check_suite(request, lambda text: print(f"hirace: {text}", file=sys.stderr))
+    except Interrupted as exc:
+        print(f"hirace: {exc}", file=sys.stderr)
+        return 130
+    s = request.settings
+    if args.format == "json":
+        setup = {"threads": s.threads, "blocks": s.blocks, "backend": s.backend}
+        text = summary.to_json(outcome.summaries, setup)
+    else:
+        text = (f"Indigo suite {args.target}: {outcome.codes} codes, threads {s.threads}, "
+                f"blocks {s.blocks}, backend {s.backend}\n\n")  # fmt: skip
+        text += summary.table(outcome.summaries) + summary.details(outcome.summaries)
+    write_output(text, args.output)
+    bad = ("missed", "false_alarms", "errors")
+    return 1 if any(x.counts()[k] for x in outcome.summaries for k in bad) else 0

@@ -1,0 +1,179 @@
+"""Suite results: one row per code x input x configuration, kept in SQLite.
+
+A row's key is the code (path relative to the suite and SHA-256 of its text),
+the input (SHA-256 of the graph file), and the configuration: threads per
+block, blocks, the concrete backend and a hash of the hirace config. A changed
+code or graph file therefore gets new rows instead of reusing stale ones.
+
+Guarantees: every `add` is committed before it returns (an interrupted run
+loses only the runs still in flight); `done` lists exactly the keys already
+stored, so a rerun skips them; a file that is not a results database of this
+schema is a HiraceError naming it, never overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from hirace_py.config import Config
+from hirace_py.errors import HiraceError
+
+SCHEMA = "hirace-indigo-results 1"
+
+_COLUMNS = """
+    code TEXT NOT NULL, code_sha TEXT NOT NULL, input_sha TEXT NOT NULL,
+    threads INTEGER NOT NULL, blocks INTEGER NOT NULL, backend TEXT NOT NULL,
+    config_hash TEXT NOT NULL,
+    input TEXT NOT NULL, status TEXT NOT NULL,
+    expected_racy INTEGER NOT NULL, expected_bounds INTEGER NOT NULL,
+    races TEXT NOT NULL, bounds TEXT NOT NULL, differs INTEGER, serial_error TEXT NOT NULL,
+    error TEXT NOT NULL, notices TEXT NOT NULL, warnings TEXT NOT NULL,
+    compile_s REAL NOT NULL, run_s REAL NOT NULL, finished TEXT NOT NULL,
+    PRIMARY KEY (code, code_sha, input_sha, threads, blocks, backend, config_hash)
+"""
+_JSON = ("races", "bounds", "notices", "warnings")
+
+
+@dataclass
+class RunResult:
+    """What one run of one code on one input produced."""
+
+    code: str
+    code_sha: str
+    input: str
+    input_sha: str
+    expected_racy: bool
+    expected_bounds: bool
+    races: list[dict] = field(default_factory=list)
+    """Each race's JSON (report.Race.to_json) plus its sorted line pair, "lines"."""
+    bounds: list[dict] = field(default_factory=list)
+    """Out-of-bounds accesses found: argument, index, length, write, line, message."""
+    differs: bool | None = None
+    """verify_result rejected the kernel's results; None when not compared."""
+    serial_error: str = ""
+    """Why the results were not compared with serial_code, if they were not."""
+    error: str = ""
+    """Why the code could not be instrumented, compiled or run: an error row."""
+    notices: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    compile_s: float = 0.0
+    run_s: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return "error" if self.error else "ok"
+
+    @property
+    def racy(self) -> bool:
+        return bool(self.races)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The configuration part of a row's key."""
+
+    threads: int
+    blocks: int
+    backend: str
+    config_hash: str
+
+
+def config_hash(config: Config) -> str:
+    """A short hash of every setting of `config` (not where it was read from)."""
+    values = {f.name: getattr(config, f.name) for f in fields(config) if f.name != "source"}
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class ResultsDB:
+    """The results of suite runs; `path` None keeps them in memory only."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        where = str(path) if path is not None else ":memory:"
+        try:
+            self.db = sqlite3.connect(where)
+            # WAL: a commit is durable when it returns, even if this process is
+            # killed right after; readers never see a half-written row.
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self._schema()
+        except sqlite3.DatabaseError as exc:
+            raise HiraceError(f"{where}: cannot use as a results database: {exc}") from None
+
+    def _schema(self) -> None:
+        tables = {
+            r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if not tables:
+            with self.db:
+                self.db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA,))
+                self.db.execute(f"CREATE TABLE runs ({_COLUMNS})")
+            return
+        found = None
+        if "meta" in tables:
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            found = row[0] if row else None
+        if found != SCHEMA or "runs" not in tables:
+            raise HiraceError(
+                f"{self.path}: not a hirace Indigo results database of schema {SCHEMA!r} "
+                f"(found {found!r}); give another --db file"
+            )
+
+    def done(self, setup: Setup) -> set[tuple[str, str, str]]:
+        """(code, code_sha, input_sha) of every row stored for `setup`."""
+        rows = self.db.execute(
+            "SELECT code, code_sha, input_sha FROM runs WHERE threads=? AND blocks=? "
+            "AND backend=? AND config_hash=?", _setup_values(setup)
+        )  # fmt: skip
+        return {(r[0], r[1], r[2]) for r in rows}
+
+    def add(self, result: RunResult, setup: Setup) -> None:
+        """Store one row (replacing one with the same key) and commit."""
+        values = asdict(result)
+        for name in _JSON:
+            values[name] = json.dumps(values[name])
+        values.update(asdict(setup), status=result.status,
+                      finished=time.strftime("%Y-%m-%dT%H:%M:%S%z"))  # fmt: skip
+        names = list(values)
+        with self.db:
+            self.db.execute(
+                f"INSERT OR REPLACE INTO runs ({', '.join(names)}) "
+                f"VALUES ({', '.join('?' for _ in names)})",
+                [values[n] for n in names],
+            )
+
+    def results(self, setup: Setup) -> dict[tuple[str, str, str], RunResult]:
+        """Every row stored for `setup`, by (code, code_sha, input_sha)."""
+        self.db.row_factory = sqlite3.Row
+        try:
+            rows = self.db.execute(
+                "SELECT * FROM runs WHERE threads=? AND blocks=? AND backend=? AND config_hash=?",
+                _setup_values(setup),
+            ).fetchall()
+        finally:
+            self.db.row_factory = None
+        out = {}
+        names = [f.name for f in fields(RunResult)]
+        for r in rows:
+            values = {n: r[n] for n in names}
+            for name in _JSON:
+                values[name] = json.loads(values[name])
+            values["expected_racy"] = bool(values["expected_racy"])
+            values["expected_bounds"] = bool(values["expected_bounds"])
+            if values["differs"] is not None:
+                values["differs"] = bool(values["differs"])
+            out[(r["code"], r["code_sha"], r["input_sha"])] = RunResult(**values)
+        return out
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _setup_values(setup: Setup) -> tuple:
+    return (setup.threads, setup.blocks, setup.backend, setup.config_hash)

@@ -1,0 +1,149 @@
+"""Checking a whole Indigo suite: find the codes, skip finished runs, run the
+rest (in this process or in worker processes), store every row as it comes.
+
+Compile work shared across codes and inputs:
+- the CPU backend's runtime library and hirace's runtime header are built and
+  rendered once, here in the parent, before any worker starts;
+- the CPU backend caches every compiled module on disk by content hash, so
+  identical codes and reruns compile once, and host builds of serial_code are
+  cached the same way and shared by the bug variants of a pattern (serial.py);
+- each code is instrumented and compiled once per run and launched on all of
+  its inputs by the same process (a task is one code and its pending inputs);
+- each input graph and its initial arrays (with the rand() sequence) are built
+  once, in the parent, and handed to every worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from hirace_py.errors import HiraceError
+from hirace_py.indigo.driver import CodeRunner, Input, Settings, load_input
+from hirace_py.indigo.pool import Pool, Task
+from hirace_py.indigo.progress import Progress
+from hirace_py.indigo.results import ResultsDB, RunResult, Setup, config_hash
+from hirace_py.indigo.stub import stub_root
+from hirace_py.indigo.suite import Code, discover
+from hirace_py.indigo.summary import InputSummary, summarise
+from hirace_py.instrument.runtime import include_dir
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything `hirace check SUITE --inputs ...` asks for."""
+
+    root: Path
+    inputs: tuple[Path, ...]
+    settings: Settings
+    jobs: int
+    db: Path | None
+    progress: bool
+
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C); the message says what was saved."""
+
+
+@dataclass
+class Outcome:
+    """The per-input summaries, and how much of the run was done now."""
+
+    summaries: list[InputSummary]
+    codes: int
+    ran: int
+    reused: int
+
+
+def plan(codes: list[Code], inputs: list[Input], done: set[tuple[str, str, str]]) -> list[Task]:
+    """One task per code that still has inputs to run on, in suite order."""
+    tasks = []
+    for code in codes:
+        pending = tuple(i for i, d in enumerate(inputs) if (code.rel, code.sha, d.sha) not in done)
+        if pending:
+            tasks.append(Task(code, pending))
+    return tasks
+
+
+def prepare(settings: Settings) -> None:
+    """Build what every code shares before workers start (they would race on it)."""
+    include_dir()
+    stub_root()
+    if settings.backend == "cpu":
+        from hirace_py.backends.cpu_runtime import runtime
+
+        runtime()
+
+
+def execute(
+    tasks: list[Task],
+    inputs: list[Input],
+    settings: Settings,
+    jobs: int,
+    sink: Callable[[RunResult], None],
+) -> None:
+    """Run every task; `sink` gets each row, in this process, as it finishes."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            runner = CodeRunner(task.code, settings)
+            for i in task.inputs:
+                sink(runner.run(inputs[i]))
+        return
+    Pool(jobs, inputs, settings).run(tasks, sink)
+
+
+def check_suite(request: Request, note: Callable[[str], None]) -> Outcome:
+    """Run what is not yet in the results database and summarise all of it.
+
+    `note` receives one-line remarks for the user (skipped files, what is
+    reused). Bad inputs raise HiraceError before anything runs.
+    """
+    codes, skipped = discover(request.root)
+    for s in skipped:
+        note(f"skipped {s.rel}: not an Indigo code ({s.reason})")
+    if not codes:
+        raise HiraceError(f"{request.root}: no Indigo codes (.cu files that define test_kernel "
+                          "and include indigo_cuda.h) found")  # fmt: skip
+    inputs = [load_input(path) for path in request.inputs]
+    settings = request.settings
+    setup = Setup(settings.threads, settings.blocks, settings.backend, config_hash(settings.config))
+    db = ResultsDB(request.db)
+    try:
+        tasks = plan(codes, inputs, db.done(setup))
+        total = sum(len(t.inputs) for t in tasks)
+        reused = len(codes) * len(inputs) - total
+        where = f" from {request.db}" if request.db else ""
+        note(f"{len(codes)} codes x {len(inputs)} inputs: {reused} runs reused{where}, "
+             f"{total} to run")  # fmt: skip
+        progress = Progress(total, request.progress)
+
+        def sink(row: RunResult) -> None:
+            db.add(row, setup)
+            progress.advance(bool(row.error))
+
+        if tasks:
+            prepare(settings)
+        try:
+            execute(tasks, inputs, settings, request.jobs, sink)
+        except KeyboardInterrupt:
+            # The database is the truth: a row whose commit was interrupted is not there.
+            planned = {(t.code.rel, t.code.sha, inputs[i].sha) for t in tasks for i in t.inputs}
+            finished = len(planned & db.done(setup))
+            saved = (f"saved in {request.db}; rerun the same command to resume"
+                     if request.db else "not saved (no --db)")  # fmt: skip
+            raise Interrupted(
+                f"interrupted after {finished} of {total} runs; their results are {saved}"
+            ) from None
+        finally:
+            progress.close()
+        stored = db.results(setup)
+    finally:
+        db.close()
+    rows = [
+        dataclasses.replace(stored[(code.rel, code.sha, data.sha)], input=data.name)
+        for code in codes
+        for data in inputs
+    ]
+    return Outcome(summarise([d.name for d in inputs], rows), len(codes), total, reused)

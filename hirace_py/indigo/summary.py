@@ -1,0 +1,204 @@
+"""The suite's result table, per input graph, and the list of what went wrong.
+
+Counting (each row is one code on one input):
+- `expected_racy`: rows whose code carries a race bug tag.
+- `found` / `missed`: expected racy rows that reported a race / reported none;
+  `false_alarms`: rows not expected racy that reported one.
+- `errors`: rows whose code failed to instrument, compile or run. They are
+  counted in none of found, missed or false alarms (never as race-free).
+- `bounds`: rows where an out-of-bounds access was detected (boundsBug codes
+  are not racy: a race reported there is a false alarm like any other);
+  `bounds_unexpected` / `bounds_undetected`: detections in codes without the
+  boundsBug tag / boundsBug codes without a detection.
+- `differs`: rows (not errors) whose results verify_result rejected against
+  serial_code; `differs_race_free` the part of them whose code has no race
+  bug; `serial_unchecked`: rows (not errors) that could not be compared.
+- `notices`: rows (not errors) with accesses the checker did not check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hirace_py.indigo.results import RunResult
+
+
+@dataclass
+class InputSummary:
+    """The counts of one input, and the rows behind the interesting ones."""
+
+    input: str
+    rows: list[RunResult] = field(default_factory=list)
+
+    def count(self, pick: Callable[[RunResult], object]) -> int:
+        return sum(1 for r in self.rows if pick(r))
+
+    def counts(self) -> dict[str, int]:
+        ok = [r for r in self.rows if not r.error]
+        return {
+            "tests": len(self.rows),
+            "expected_racy": self.count(lambda r: r.expected_racy),
+            "found": sum(1 for r in ok if r.expected_racy and r.racy),
+            "missed": sum(1 for r in ok if r.expected_racy and not r.racy),
+            "false_alarms": sum(1 for r in ok if not r.expected_racy and r.racy),
+            "errors": len(self.rows) - len(ok),
+            "expected_bounds": self.count(lambda r: r.expected_bounds),
+            "bounds": self.count(lambda r: r.bounds),
+            "bounds_unexpected": self.count(lambda r: r.bounds and not r.expected_bounds),
+            "bounds_undetected": sum(1 for r in ok if r.expected_bounds and not r.bounds),
+            "differs": sum(1 for r in ok if r.differs),
+            "differs_race_free": sum(1 for r in ok if r.differs and not r.expected_racy),
+            "serial_unchecked": sum(1 for r in ok if r.differs is None),
+            "notices": sum(1 for r in ok if r.notices),
+        }
+
+    def misses(self) -> list[RunResult]:
+        return [r for r in self.rows if not r.error and r.expected_racy and not r.racy]
+
+    def false_alarms(self) -> list[RunResult]:
+        return [r for r in self.rows if not r.error and not r.expected_racy and r.racy]
+
+    def errors(self) -> list[RunResult]:
+        return [r for r in self.rows if r.error]
+
+
+def summarise(inputs: list[str], rows: list[RunResult]) -> list[InputSummary]:
+    """One summary per input, in the order given; rows sorted by code."""
+    by_input = {name: InputSummary(name) for name in inputs}
+    for r in sorted(rows, key=lambda r: r.code):
+        by_input[r.input].rows.append(r)
+    return list(by_input.values())
+
+
+COLUMNS = (
+    ("input", "input"),
+    ("tests", "tests"),
+    ("expected racy", "expected_racy"),
+    ("found", "found"),
+    ("missed", "missed"),
+    ("false alarms", "false_alarms"),
+    ("errors", "errors"),
+    ("bounds", "bounds"),
+    ("differs", "differs"),
+    ("not compared", "serial_unchecked"),
+)
+
+
+def table(summaries: list[InputSummary]) -> str:
+    """The per-input table (plain text, aligned columns, a total row)."""
+    body = []
+    totals: dict[str, int] = {}
+    for s in summaries:
+        counts = s.counts()
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+        body.append([s.input, *(str(counts[key]) for _, key in COLUMNS[1:])])
+    if len(summaries) > 1:
+        body.append(["total", *(str(totals.get(key, 0)) for _, key in COLUMNS[1:])])
+    head = [title for title, _ in COLUMNS]
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        return "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))])
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(head), rule, *(line(row) for row in body)]) + "\n"
+
+
+def _site(access: dict) -> str:
+    site = access.get("site")
+    where = f"{site['file']}:{site['line']}:{site['column']}" if site else "an unrecorded site"
+    return f"{where} (thread {tuple(access['thread'])} block {tuple(access['block'])})"
+
+
+def race_text(race: dict, indent: str = "    ") -> list[str]:
+    """A race from a row, in the words of the race report."""
+    out = [f"{indent}{race['kind']} on {race['space']} memory '{race['variable']}' element "
+           f"{race['element']} ({race['count']} element(s)), lines {race['lines'][0]} and "
+           f"{race['lines'][1]}{'' if race['exact'] else ' (earlier access inexact)'}"]  # fmt: skip
+    for label, side in (("earlier", race["first"]), ("racing ", race["second"])):
+        out.append(f"{indent}  {label} {_site(side)}")
+        if side.get("source"):
+            out.append(f"{indent}      {side['source'].strip()}")
+    return out
+
+
+def _bounds_text(b: dict) -> str:
+    what = "write" if b["write"] else "read"
+    at = f" at line {b['line']}" if b["line"] else ""
+    return f"{what} of {b['argument']}[{b['index']}] (length {b['length']}){at}"
+
+
+def details(summaries: list[InputSummary]) -> str:
+    """Every miss, false alarm (with its races), error, bounds detection,
+    race-free code that differs from serial_code, and unchecked comparison."""
+    sections: dict[str, list[str]] = {
+        "Missed (race bug tag, no race reported)": [],
+        "False alarms (no race bug tag, races reported)": [],
+        "Errors (not counted as race-free)": [],
+        "Out-of-bounds accesses (not races)": [],
+        "boundsBug codes without a detected out-of-bounds access": [],
+        "Codes without a race bug whose results differ from serial_code": [],
+        "Results not compared with serial_code": [],
+        "Runs with accesses the checker did not check": [],
+    }
+    titles = list(sections)
+    for s in summaries:
+        for r in s.rows:
+            where = f"{r.code} on {s.input}"
+            if r.error:
+                sections[titles[2]].append(f"  {where}: {_indent(r.error)}")
+                continue
+            if r.expected_racy and not r.racy:
+                sections[titles[0]].append(f"  {where}")
+            if not r.expected_racy and r.racy:
+                sections[titles[1]].append(f"  {where}: {len(r.races)} race(s)")
+                for race in r.races:
+                    sections[titles[1]] += race_text(race)
+            for b in r.bounds:
+                sections[titles[3]].append(f"  {where}: {_bounds_text(b)}")
+            if r.expected_bounds and not r.bounds:
+                sections[titles[4]].append(f"  {where}")
+            if r.differs and not r.expected_racy:
+                why = " (after reading past the end of an array)" if r.bounds else ""
+                sections[titles[5]].append(f"  {where}{why}")
+            if r.differs is None:
+                sections[titles[6]].append(f"  {where}: {r.serial_error}")
+            if r.notices:
+                text = "; ".join(n["message"] for n in r.notices)
+                sections[titles[7]].append(f"  {where}: {text}")
+    out = []
+    for title, lines in sections.items():
+        if lines:
+            out += ["", f"{title}:", *lines]
+    return "\n".join(out) + "\n" if out else ""
+
+
+ERROR_LINES = 6
+"""Lines of an error shown in the text summary (the database and JSON keep all)."""
+
+
+def _indent(text: str) -> str:
+    lines = text.strip().splitlines()
+    if len(lines) > ERROR_LINES:
+        rest = len(lines) - ERROR_LINES
+        lines = [*lines[:ERROR_LINES], f"... ({rest} more lines: see --format json or --db)"]
+    return "\n      ".join(lines)
+
+
+def to_json(summaries: list[InputSummary], setup: dict) -> str:
+    """A JSON list, one object per input: the counts, the setup, and the rows
+    behind misses, false alarms, errors and bounds detections."""
+    out = []
+    for s in summaries:
+        item: dict = {"input": s.input, **s.counts(), **setup}
+        item["missed_codes"] = [{"code": r.code, "notices": r.notices} for r in s.misses()]
+        item["false_alarm_codes"] = [{"code": r.code, "races": r.races} for r in s.false_alarms()]
+        item["error_codes"] = [{"code": r.code, "error": r.error} for r in s.errors()]
+        item["bounds_codes"] = [{"code": r.code, "bounds": r.bounds} for r in s.rows if r.bounds]
+        item["differs_codes"] = [r.code for r in s.rows if not r.error and r.differs]
+        out.append(item)
+    return json.dumps(out, indent=2) + "\n"

@@ -1,0 +1,461 @@
+"""`hirace check SUITE --inputs ...` on the Indigo-style mini-suite, end to end.
+
+The main run checks all 66 codes on three graphs on which every planted race
+happens (indigo/minisuite/README.md), with 16 blocks: enough to cover every
+mapping on graphs of at most 9 nodes (block per vertex needs `nodes` blocks).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hirace_py.cli import main
+from hirace_py.config import Config
+from hirace_py.indigo.driver import Settings, initial_values, load_input
+from hirace_py.indigo.ecl import read_ecl
+from hirace_py.indigo.pool import Pool, Task
+from hirace_py.indigo.progress import Progress
+from hirace_py.indigo.properties import MINISUITE_NEEDS, minisuite_qualifies
+from hirace_py.indigo.results import RunResult
+from hirace_py.indigo.runner import prepare
+from hirace_py.indigo.suite import DATA_TYPES, discover, labels_from_name
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = ROOT / "indigo" / "minisuite"
+GRAPHS = ROOT / "indigo" / "graphs"
+# Three qualifying graphs of different shape: edges high -> low, mixed
+# directions with hubs, and a grid (low -> high, every vertex two successors).
+INPUTS = ["counter_dag_8.egr", "power_law_8.egr", "grid_9.egr"]
+BLOCKS = "16"
+LABELS = {c["file"]: c for c in tomllib.loads((SUITE / "labels.toml").read_text())["code"]}
+KEYS = ("input", "tests", "expected_racy", "found", "missed", "false_alarms", "errors")
+GXX = shutil.which("g++")
+
+
+def check(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture(scope="module")
+def suite_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("indigo") / "results.sqlite"
+
+
+def suite_argv(db: Path, fmt: str) -> list[str]:
+    inputs = [str(GRAPHS / g) for g in INPUTS]
+    return [str(SUITE), "--inputs", *inputs, "--blocks", BLOCKS, "--jobs", "2",
+            "--db", str(db), "--format", fmt]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def first_run(suite_db: Path) -> tuple[int, list[dict], str]:
+    """The main run (JSON summary); module-scoped: it is the expensive part."""
+    out = suite_db.with_suffix(".json")
+    status = main(["check", *suite_argv(suite_db, "json"), "-o", str(out)])
+    return status, json.loads(out.read_text()), out.read_text()
+
+
+def test_inputs_qualify() -> None:
+    for g in INPUTS:
+        assert minisuite_qualifies(read_ecl(GRAPHS / g)), g
+        assert read_ecl(GRAPHS / g).nodes <= int(BLOCKS)
+
+
+def test_every_planted_race_found_and_no_false_alarm(first_run) -> None:
+    status, summary, _ = first_run
+    assert status == 0
+    racy = sum(1 for c in LABELS.values() if c["racy"])
+    assert [s["input"] for s in summary] == [str(GRAPHS / g) for g in INPUTS]
+    for s in summary:
+        assert set(KEYS) <= set(s)
+        assert (s["tests"], s["expected_racy"], s["found"]) == (len(LABELS), racy, racy), s
+        assert (s["missed"], s["false_alarms"], s["errors"]) == (0, 0, 0), s
+        assert s["missed_codes"] == s["false_alarm_codes"] == s["error_codes"] == []
+
+
+def test_bounds_bugs_reported_as_bounds_only(first_run) -> None:
+    _, summary, _ = first_run
+    expected = {name: c for name, c in LABELS.items() if c.get("bounds")}
+    assert expected
+    for s in summary:
+        found = {b["code"]: b["bounds"] for b in s["bounds_codes"]}
+        assert set(found) == set(expected)
+        assert s["bounds"] == s["expected_bounds"] == len(expected)
+        assert s["bounds_unexpected"] == s["bounds_undetected"] == 0
+        for name, findings in found.items():
+            label = expected[name]["bounds"][0]
+            assert [(b["argument"], b["line"], b["write"]) for b in findings] == [
+                (label["array"], label["line"], False)
+            ]
+            nodes_edges = read_ecl(s["input"]).edges
+            assert findings[0]["index"] == findings[0]["length"] == nodes_edges
+
+
+def rows(db: Path) -> list[dict]:
+    with sqlite3.connect(db) as con:
+        con.row_factory = sqlite3.Row
+        return [dict(r) for r in con.execute("SELECT * FROM runs")]
+
+
+def test_one_row_per_code_and_input(first_run, suite_db: Path) -> None:
+    found = rows(suite_db)
+    assert len(found) == len(LABELS) * len(INPUTS)
+    assert {(r["code"], r["input"]) for r in found} == {
+        (c, str(GRAPHS / g)) for c in LABELS for g in INPUTS
+    }
+    assert {(r["threads"], r["blocks"], r["backend"], r["status"]) for r in found} == {
+        (256, int(BLOCKS), "cpu", "ok")
+    }
+
+
+def test_race_line_pairs_match_labels(first_run, suite_db: Path) -> None:
+    """Every reported (line pair, kind, variable) is a labelled pair of that code,
+    and every labelled pair whose needs hold on the graph is reported."""
+    for row in rows(suite_db):
+        graph = read_ecl(row["input"])
+        label = LABELS[row["code"]]
+        allowed, needed = set(), set()
+        for race in label.get("race", []):
+            for pair in race["pairs"]:
+                key = (tuple(sorted(pair["lines"])), pair["kind"], race["variable"])
+                allowed.add(key)
+                if all(MINISUITE_NEEDS[n](graph) for n in pair["needs"]):
+                    needed.add(key)
+        got = {(tuple(r["lines"]), r["kind"], r["variable"]) for r in json.loads(row["races"])}
+        assert needed <= got <= allowed, (row["code"], row["input"], needed, got)
+
+
+def test_sequential_comparison(first_run, suite_db: Path) -> None:
+    """Race-free codes match serial_code; raceBug codes, which write data1 in
+    place, never do; every run was compared."""
+    found = rows(suite_db)
+    assert all(r["differs"] in (0, 1) and r["serial_error"] == "" for r in found)
+    for r in found:
+        bugs = labels_from_name(r["code"][:-3]).bugs
+        if not bugs:
+            assert r["differs"] == 0, r["code"]
+        if "raceBug" in bugs:
+            assert r["differs"] == 1, r["code"]
+    _, summary, _ = first_run
+    for s in summary:
+        assert s["differs_race_free"] == sum(
+            1 for r in found if r["input"] == s["input"] and r["differs"] and not LABELS[
+                r["code"]]["racy"]
+        )  # fmt: skip
+
+
+def test_resume_skips_every_row_and_gives_the_same_table(
+    first_run, suite_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, _, first_text = first_run
+    status, out, err = check(suite_argv(suite_db, "json"), capsys)
+    total = len(LABELS) * len(INPUTS)
+    assert status == 0
+    assert f"{total} runs reused from {suite_db}, 0 to run" in err
+    assert out == first_text
+    assert len(rows(suite_db)) == total
+    status, out, _ = check(suite_argv(suite_db, "text"), capsys)
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("input"))
+    assert lines[head].split() == ["input", "tests", "expected", "racy", "found", "missed",
+                                   "false", "alarms", "errors", "bounds", "differs", "not",
+                                   "compared"]  # fmt: skip
+    racy = sum(1 for c in LABELS.values() if c["racy"])
+    for line, g in zip(lines[head + 2 : head + 5], INPUTS, strict=True):
+        cells = line.split()
+        assert cells[0] == str(GRAPHS / g)
+        assert cells[1:8] == [str(len(LABELS)), str(racy), str(racy), "0", "0", "0", "11"]
+    assert lines[head + 5].split()[:2] == ["total", str(total)]
+    assert "Out-of-bounds accesses (not races):" in out
+    assert "Missed" not in out and "False alarms" not in out and "Errors" not in out
+
+
+# ------------------------------------------------------------ rand() initialisation
+
+DRIVER_PROBE = r"""
+typedef long long data_t;
+#define INDIGO_HOST_ONLY 1
+#define __global__
+#define main indigo_driver_main
+#include "indigo_cuda.h"
+#undef main
+void serial_code(int*, int*, data_t*, data_t*, int) {}
+int verify_result(int*, int*, data_t*, data_t*, data_t*, data_t*, int) { return 1; }
+int main(int argc, char* argv[])
+{
+  IndigoGraph g = indigo_read_ecl(argv[1]);
+  const int edges = g.edges > 0 ? g.edges : 1;
+  const int size = std::max(g.nodes, edges);
+  data_t* data1 = indigo_alloc(size);
+  data_t* data2 = indigo_alloc(size);
+  indigo_init_data(data1, data2, size, g.nodes, edges);
+  for (int i = 0; i < size; i++) printf("%lld %lld\n", data1[i], data2[i]);
+  return 0;
+}
+"""
+
+PLAIN_PROBE = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char* argv[])
+{
+  const int nodes = atoi(argv[1]);
+  const int edges = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+  const int size = nodes > edges ? nodes : edges;
+  int* data1 = (int*)calloc(size, sizeof(int));
+  int* data2 = (int*)calloc(size, sizeof(int));
+  for (int i = 1; i < size; i++) data1[i] = rand() % nodes;
+  for (int i = 1; i < size; i++) data2[i] = rand() % edges;
+  for (int i = 0; i < size; i++) printf("%d %d\n", data1[i], data2[i]);
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def probes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    if GXX is None:
+        pytest.skip("g++ not installed")
+    d = tmp_path_factory.mktemp("probes")
+    (d / "driver.cpp").write_text(DRIVER_PROBE)
+    (d / "plain.c").write_text(PLAIN_PROBE)
+    subprocess.run([GXX, "-I", str(SUITE), d / "driver.cpp", "-o", d / "driver"], check=True)
+    subprocess.run([GXX, "-x", "c", d / "plain.c", "-o", d / "plain"], check=True)
+    return d / "driver", d / "plain"
+
+
+@pytest.mark.parametrize("graph", [*INPUTS, "power_law_150.egr", "empty_10.egr"])
+def test_initial_data_is_the_c_drivers(probes: tuple[Path, Path], graph: str) -> None:
+    driver, plain = probes
+    g = read_ecl(GRAPHS / graph)
+    by_header = subprocess.run([driver, GRAPHS / graph], capture_output=True, text=True,
+                               check=True).stdout  # fmt: skip
+    by_c = subprocess.run([plain, str(g.nodes), str(g.edges)], capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+    assert by_header == by_c
+    expected = np.array([line.split() for line in by_c.splitlines()], dtype=np.int64)
+    data1, data2 = initial_values(g.nodes, g.edges)
+    np.testing.assert_array_equal(np.stack([data1, data2], axis=1), expected)
+    loaded = load_input(GRAPHS / graph)
+    nindex, nlist, d1, d2 = loaded.arrays(DATA_TYPES["float"])
+    assert d1.dtype == d2.dtype == np.float32
+    np.testing.assert_array_equal(d1, expected[:, 0].astype(np.float32))
+    np.testing.assert_array_equal(nindex, g.nindex)
+    assert nlist.size == max(g.edges, 1)
+    np.testing.assert_array_equal(nlist[: g.edges], g.nlist)
+
+
+# ---------------------------------------------------------- errors, skips, labels
+
+
+def test_labels_from_names() -> None:
+    assert labels_from_name("push_warp_syncBug").racy
+    both = labels_from_name("edge_persistent_atomicBug_boundsBug")
+    assert both.racy and both.bounds and both.bugs == ("atomicBug", "boundsBug")
+    assert not labels_from_name("push_boundsBug").racy
+    assert not labels_from_name("push-reverse").bugs
+    assert labels_from_name("push-raceBug").racy
+    assert labels_from_name("push_fooBug").unknown == ("fooBug",)
+
+
+@pytest.fixture
+def small_suite(tmp_path: Path) -> Path:
+    """Two good codes (one nested), a broken copy, an unlabelable name and a
+    .cu file that is not an Indigo code; no indigo_cuda.h anywhere."""
+    root = tmp_path / "suite"
+    (root / "nested" / "deeper").mkdir(parents=True)
+    (root / "broken").mkdir()
+    shutil.copy(SUITE / "push_atomicBug.cu", root / "nested" / "deeper" / "push_atomicBug.cu")
+    shutil.copy(SUITE / "push.cu", root / "push.cu")
+    text = (SUITE / "push.cu").read_text()
+    assert "atomicAdd(&data2[u], val);" in text
+    (root / "broken" / "push.cu").write_text(
+        text.replace("atomicAdd(&data2[u], val);", "atomicAdd(&data2[u], val) +;")
+    )
+    shutil.copy(SUITE / "push.cu", root / "push_fooBug.cu")
+    (root / "helper.cu").write_text("__global__ void k(int* a) { a[0] = 1; }\n")
+    return root
+
+
+def test_error_rows_and_skips(small_suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codes, skipped = discover(small_suite)
+    assert [c.rel for c in codes] == ["broken/push.cu", "nested/deeper/push_atomicBug.cu",
+                                      "push.cu", "push_fooBug.cu"]  # fmt: skip
+    assert [s.rel for s in skipped] == ["helper.cu"]
+    status, out, err = check([str(small_suite), "--inputs", str(GRAPHS / "dag_8.egr"),
+                              "--blocks", BLOCKS, "--format", "json"], capsys)  # fmt: skip
+    assert status == 1
+    assert "skipped helper.cu: not an Indigo code" in err
+    (s,) = json.loads(out)
+    assert (s["tests"], s["expected_racy"], s["found"], s["errors"]) == (4, 1, 1, 2)
+    assert (s["missed"], s["false_alarms"]) == (0, 0)
+    errors = {e["code"]: e["error"] for e in s["error_codes"]}
+    assert set(errors) == {"broken/push.cu", "push_fooBug.cu"}
+    broken_line = next(
+        i
+        for i, line in enumerate((small_suite / "broken" / "push.cu").read_text().splitlines(), 1)
+        if "+;" in line
+    )
+    assert f"push.cu:{broken_line}:" in errors["broken/push.cu"]
+    assert "unknown bug tag(s) fooBug" in errors["push_fooBug.cu"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--inputs", "missing.egr"], "missing.egr: no such graph file"),
+        (["--inputs", "{bad}"], "{bad}: truncated file"),
+        (["--inputs", "{dag}", "--threads", "100"], "--threads 100"),
+        (["--inputs", "{dag}", "--jobs", "0"], "--jobs 0"),
+        (["--inputs", "{dag}", "{dag}"], "given twice"),
+        (["--inputs", "{dag}", "--format", "sarif"], "--format sarif"),
+        (["--blocks", "4"], "--blocks applies to Indigo suites only"),
+        (["--inputs", "{dag}", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    bad = tmp_path / "bad.egr"
+    bad.write_bytes(b"\x01\x00")
+    subs = {"{bad}": str(bad), "{dag}": str(GRAPHS / "dag_8.egr")}
+    argv = [subs.get(a, a) for a in argv]
+    target = str(SUITE) if argv[0] != "--blocks" else str(SUITE / "push.cu")
+    try:
+        status = main(["check", target, *argv])
+    except SystemExit as exc:  # argparse's own usage errors
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message.replace("{bad}", str(bad)) in err
+    assert len([line for line in err.splitlines() if "error" in line]) == 1
+
+
+# ------------------------------------------------------ interruption and resume
+
+
+def _wait_rows(db: Path, at_least: int, proc: subprocess.Popen) -> int:
+    """Poll the database (written by another process) until it has rows."""
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as con:
+                    n = con.execute("SELECT count(*) FROM runs").fetchone()[0]
+            except sqlite3.OperationalError:
+                n = 0
+            if n >= at_least:
+                return n
+        time.sleep(0.05)
+    raise AssertionError("no rows appeared")
+
+
+@pytest.fixture
+def resumable_suite(tmp_path: Path) -> Path:
+    root = tmp_path / "suite"
+    root.mkdir()
+    for name in ("push.cu", "push_atomicBug.cu", "push_raceBug.cu", "relax.cu",
+                 "relax_syncBug.cu", "edge_boundsBug.cu"):  # fmt: skip
+        shutil.copy(SUITE / name, root / name)
+    return root
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_interrupted_run_resumes(
+    resumable_suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], sig: int
+) -> None:
+    db = tmp_path / "r.sqlite"
+    inputs = [str(GRAPHS / g) for g in INPUTS]
+    argv = [str(resumable_suite), "--inputs", *inputs, "--blocks", BLOCKS, "--jobs", "2",
+            "--db", str(db), "--format", "json"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "hirace_py.cli", "check", *argv], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # fmt: skip
+    try:
+        _wait_rows(db, 2, proc)
+        if sig == signal.SIGKILL:
+            os.killpg(proc.pid, signal.SIGKILL)  # the whole run: parent and workers
+        else:
+            os.kill(proc.pid, signal.SIGINT)  # the parent only, as a Ctrl-C would reach it
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    saved = len(rows(db))
+    total = 6 * len(INPUTS)
+    assert 2 <= saved < total
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        assert f"interrupted after {saved} of {total} runs" in err
+    status, out, err = check(argv, capsys)
+    assert f"{saved} runs reused from {db}, {total - saved} to run" in err
+    assert status == 0
+    assert len(rows(db)) == total
+    for s in json.loads(out):
+        assert (s["tests"], s["found"], s["missed"], s["false_alarms"], s["errors"]) == (
+            6, 3, 0, 0, 0
+        )  # fmt: skip
+
+
+def test_a_dead_worker_turns_its_unfinished_runs_into_error_rows() -> None:
+    """Kill a worker when the first row arrives: every run still gets exactly
+    one row (how many are error rows depends on what the worker had sent)."""
+    codes, _ = discover(SUITE)
+    picked = [c for c in codes if c.rel in ("push.cu", "push_raceBug.cu", "relax.cu",
+                                            "relax_syncBug.cu")]  # fmt: skip
+    inputs = [load_input(GRAPHS / g) for g in INPUTS[:2]]
+    settings = Settings(256, int(BLOCKS), "cpu", Config())
+    prepare(settings)
+    pool = Pool(2, inputs, settings)
+    got: list[RunResult] = []
+
+    def sink(row: RunResult) -> None:
+        if not got:
+            os.kill(pool.workers[0].process.pid, signal.SIGKILL)
+        got.append(row)
+
+    pool.run([Task(c, (0, 1)) for c in picked], sink)
+    assert sorted((r.code, r.input) for r in got) == sorted(
+        (c.rel, d.name) for c in picked for d in inputs
+    )
+    died = [r for r in got if r.error]
+    assert all(r.error.startswith("the worker process running this code died") for r in died)
+    assert all(r.error == "" or r in died for r in got)
+    assert pool.workers == []
+
+
+# ----------------------------------------------------------------- progress bar
+
+
+def test_progress_writes_whole_lines_off_a_terminal() -> None:
+    stream = io.StringIO()
+    bar = Progress(3, enabled=True, stream=stream)
+    for _ in range(3):
+        bar.advance()
+    bar.close()
+    text = stream.getvalue()
+    assert "\r" not in text and "\x1b" not in text
+    assert text.endswith("3/3 runs, done in 0s\n")
+    quiet = io.StringIO()
+    off = Progress(3, enabled=False, stream=quiet)
+    off.advance()
+    off.close()
+    assert quiet.getvalue() == ""
