@@ -24,6 +24,7 @@ instrumented code go to the overload, calls from host code keep the original.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ import clang.cindex as ci
 
 from hirace_py.instrument import edits
 from hirace_py.instrument.model import Kernel, Param, Site, Tables, Variable, Warning
-from hirace_py.instrument.parse import Parsed, binary_operator, unary_operator
+from hirace_py.instrument.parse import Parsed, binary_operator, in_main_file, unary_operator
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -128,6 +129,16 @@ class Planner:
         f = c.location.file
         return f is not None and f.name == self.main
 
+    @functools.cached_property
+    def top_level(self) -> list[ci.Cursor]:
+        """The translation unit's top-level cursors that lie in the main file.
+
+        Computed once: most top-level cursors come from system headers, and
+        asking libclang whether a location is in the main file is much
+        cheaper than building its file name.
+        """
+        return [c for c in self.parsed.tu.cursor.get_children() if in_main_file(c.location)]
+
     def text(self, c: ci.Cursor) -> str:
         return self.src[c.extent.start.offset : c.extent.end.offset].decode(errors="replace")
 
@@ -169,7 +180,7 @@ class Planner:
 
     def functions(self) -> Iterator[ci.Cursor]:
         """Function definitions of the main file, including methods defined in classes."""
-        stack = list(self.parsed.tu.cursor.get_children())
+        stack = list(self.top_level)
         while stack:
             c = stack.pop(0)
             if not self.in_main(c):
@@ -180,9 +191,18 @@ class Planner:
                             K.UNEXPOSED_DECL, K.LINKAGE_SPEC}:  # fmt: skip
                 stack[0:0] = list(c.get_children())
 
+    def main_cursors(self) -> Iterator[ci.Cursor]:
+        """Every cursor inside the main file's top-level declarations, in order.
+
+        Walking only these, not the whole translation unit, keeps system
+        headers (tens of thousands of cursors) out of every search.
+        """
+        for top in self.top_level:
+            yield from top.walk_preorder()
+
     def collect_macros(self) -> None:
-        for c in self.parsed.tu.cursor.get_children():
-            if c.kind == K.MACRO_INSTANTIATION and self.in_main(c):
+        for c in self.top_level:
+            if c.kind == K.MACRO_INSTANTIATION:
                 self.macros.append((c.extent.start.offset, c.extent.end.offset))
 
     def inside_macro(self, c: ci.Cursor) -> bool:
@@ -201,8 +221,8 @@ class Planner:
         common: list[tuple[ci.Cursor, str]] = []
         local: dict[str, list[ci.Cursor]] = {}
         dynamic: list[ci.Cursor] = []
-        for c in self.parsed.tu.cursor.walk_preorder():
-            if c.kind != K.VAR_DECL or not self.in_main(c):
+        for c in self.main_cursors():
+            if c.kind != K.VAR_DECL:
                 continue
             attrs = _attrs(c)
             function = self.enclosing_function(c)
@@ -813,7 +833,7 @@ class Planner:
 
     def declarations(self, fn: ci.Cursor) -> Iterator[ci.Cursor]:
         usr = fn.get_usr()
-        for c in self.parsed.tu.cursor.walk_preorder():
+        for c in self.main_cursors():
             if (
                 c.kind in FUNCTIONS
                 and not c.is_definition()

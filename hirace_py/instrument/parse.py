@@ -72,6 +72,18 @@ def _spelling(kind: int, binary: bool) -> str:
     return ci._CXString.from_result((bspell if binary else uspell)(kind))
 
 
+@functools.cache
+def _is_from_main_file() -> object:
+    fn = ci.conf.lib.clang_Location_isFromMainFile
+    fn.argtypes, fn.restype = [ci.SourceLocation], ctypes.c_int
+    return fn
+
+
+def in_main_file(location: ci.SourceLocation) -> bool:
+    """Whether a location is in the file that was parsed (not an included one)."""
+    return bool(_is_from_main_file()(location))  # type: ignore[operator]
+
+
 def binary_operator(cursor: ci.Cursor) -> str:
     """Spelling of a binary or compound-assignment operator cursor ('=', '+=', ...)."""
     return _spelling(_operator_functions()[0](cursor), True)
