@@ -113,6 +113,25 @@ def has_shared_neighbour(g: Graph) -> bool:
     return bool(np.any(distinct_in >= 2))
 
 
+def has_lookahead_shared_neighbour(g: Graph) -> bool:
+    """True when two edges into one vertex pass the buggy duplicate-edge filter.
+
+    The edge pattern's boundsBug variant skips edge e when
+    `e + 1 <= nindex[src + 1] && nlist[e + 1] == dst`: for a vertex's last
+    edge that reads the next vertex's first neighbour (and past the end of
+    nlist a zero, as a zero-padded read gives). On a star every edge into the
+    centre but one is skipped that way, so the planted race cannot happen.
+    """
+    if g.edges < 2:
+        return False
+    src = g.edge_sources()
+    e = np.arange(g.edges)
+    following = np.append(g.nlist, 0)[e + 1]
+    skipped = (e + 1 <= g.nindex[src + 1]) & (following == g.nlist)
+    kept = g.nlist[~skipped].astype(np.int64)
+    return bool(np.any(np.bincount(kept, minlength=max(g.nodes, 1)) >= 2))
+
+
 def has_multi_neighbour_vertex(g: Graph) -> bool:
     """True when some vertex has two or more distinct out-neighbours."""
     if g.edges == 0:
@@ -172,5 +191,6 @@ MINISUITE_NEEDS: dict[str, Callable[[Graph], bool]] = {
     "two_edges": lambda g: g.edges >= 2,
     "outdeg2": has_multi_neighbour_vertex,
     "shared_nbr": has_shared_neighbour,
+    "lookahead_shared_nbr": has_lookahead_shared_neighbour,
     "path2": has_path2,
 }

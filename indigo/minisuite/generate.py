@@ -28,7 +28,10 @@ OPTION_TAGS = ("warp", "block", "shfl", "persistent", "reverse", "cond")
 FLOAT_TYPES = ("float", "double")
 
 # Graph properties a planted bug needs in order to happen (see README.md).
-NEEDS = ("any", "two_nodes", "edge", "two_edges", "outdeg2", "shared_nbr", "path2")
+NEEDS = (
+    "any", "two_nodes", "edge", "two_edges", "outdeg2", "shared_nbr", "lookahead_shared_nbr",
+    "path2",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -512,7 +515,8 @@ def edge(src: Source, var: Variant) -> None:
                 "add",
                 "data2[dst] += ... is a plain load and store: the threads of two edges into the "
                 "same vertex race",
-                "shared_nbr",
+                # With the bounds bug the look-ahead can skip all but one edge into a vertex.
+                "lookahead_shared_nbr" if var.has("boundsBug") else "shared_nbr",
             )
         )
     if var.has("raceBug"):
