@@ -11,6 +11,7 @@ Argument arrays are NumPy arrays, updated in place as by the kernel.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -236,18 +237,7 @@ class Checker:
             pair = tuple(sorted((first.id if first else -1, second.id)))
             key = (pair, kind, var.id)
             if key in merged:
-                old = merged[key]
-                merged[key] = Race(
-                    old.kind,
-                    old.space,
-                    old.variable,
-                    old.kernel,
-                    old.first,
-                    old.second,
-                    old.count + raw.count,
-                    old.element,
-                    old.exact,
-                )
+                merged[key] = replace(merged[key], count=merged[key].count + raw.count)
                 continue
             merged[key] = Race(
                 kind, var.space, var.name, kernel.name,
