@@ -14,7 +14,7 @@ import sys
 from hirace_py.errors import HiraceError
 
 # Sub-command modules under hirace_py.commands; each defines register(subparsers).
-COMMANDS = ["fsm", "instrument", "include-dir", "check", "graph"]
+COMMANDS = ["fsm", "instrument", "include-dir", "check", "graph", "build", "run", "verify"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,138 @@
+"""`hirace verify`: check the FSM table with the Murphi model and Rumur.
+
+Exit status 0 when Rumur explores every reachable state of the model and
+both invariants hold (the FSM is in RACE exactly when the history has a
+race), 1 when it finds a counterexample, 2 on a tool error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from hirace_py.errors import HiraceError
+from hirace_py.fsm import FLAT_TRANSITIONS, N_STATES
+from hirace_py.murphi import counterexample, model, rumur
+from hirace_py.murphi.table import load_csv
+from hirace_py.trace import Grid
+
+INVARIANTS = {
+    "soundness": "the FSM is in RACE but the history has no race",
+    "completeness": "the history has a race but the FSM is not in RACE",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "verify",
+        help="model-check the FSM table with Rumur (Murphi model)",
+        description=(
+            "Render the Murphi model of the FSM for a grid, check it with Rumur, and "
+            "translate any counterexample into a trace for `hirace fsm --trace`."
+        ),
+    )
+    p.add_argument(
+        "--grid",
+        type=_grid,
+        default=model.DEFAULT_GRID,
+        metavar="BxWxL",
+        help="blocks x warps x lanes of the model (default 2x2x2)",
+    )
+    p.add_argument(
+        "--table",
+        type=Path,
+        metavar="FILE.csv",
+        help="check this table (CSV of `hirace fsm --format csv`) instead of the real one",
+    )
+    p.add_argument(
+        "--keep", type=Path, metavar="DIR", help="keep the model, verifier and its output in DIR"
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="seconds for the whole check (default 600)",
+    )
+    p.set_defaults(func=run)
+
+
+def _grid(text: str) -> Grid:
+    m = re.fullmatch(r"(\d+)x(\d+)x(\d+)", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected BLOCKSxWARPSxLANES, e.g. 2x2x2")
+    try:
+        return Grid(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+
+
+def _check(args: argparse.Namespace, text: str) -> rumur.Outcome:
+    if args.keep is not None:
+        try:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HiraceError(f"--keep {args.keep}: {exc.strerror}") from None
+        return rumur.check(text, args.keep, args.timeout)
+    with tempfile.TemporaryDirectory(prefix="hirace-verify-") as work:
+        return rumur.check(text, Path(work), args.timeout)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise HiraceError(f"--timeout {args.timeout:g}: must be positive")
+    table: np.ndarray = FLAT_TRANSITIONS
+    name = model.REAL_TABLE_NAME
+    if args.table is not None:
+        table = load_csv(args.table)
+        name = f"the table in {args.table.name}"
+    text = model.render(args.grid, table, name)
+    print(
+        f"model: grid {args.grid} (blocks x warps x lanes), {name} ({N_STATES} states)", flush=True
+    )
+    outcome = _check(args, text)
+    print(
+        f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
+        f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
+    )
+    if outcome.failed is None:
+        print(
+            "verdict: verified: after every rule, the FSM is in RACE exactly when "
+            "the history has a race"
+        )
+        return 0
+    print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')
+    cx = counterexample.translate(outcome.steps, args.grid, table)
+    print(f"counterexample: {cx.text}")
+    if cx.padding is None:
+        print(
+            "  (no barrier counts make the device's clocks give every sync the model chose; "
+            "the trace is the model's rules alone)"
+        )
+    elif cx.padding:
+        print(
+            f"  (the first {cx.padding} barriers only set the clocks the way the model's "
+            "counterexample compares them across blocks or warps)"
+        )
+    _print_confirmation(counterexample.confirm(cx, table))
+    return 1
+
+
+def _print_confirmation(conf: counterexample.Confirmation) -> None:
+    """The per-event replay, and whether Python agrees that the table is wrong there."""
+    width = max(len(event) for event, _, _ in conf.rows) + 2
+    print(f"  {'#':>3}  {'event':<{width}}{'table state':<12}oracle")
+    for i, (event, state, verdict) in enumerate(conf.rows):
+        print(f"  {i:>3}  {event:<{width}}{state:<12}{verdict}".rstrip())
+    if conf.first_bad < 0:
+        print("python check: replay and oracle agree on every event: not confirmed")
+        return
+    event, state, verdict = conf.rows[conf.first_bad]
+    print(
+        f"python check: confirmed: after event {conf.first_bad} ({event}) the table "
+        f"(hirace_py.replay) is in {state}, the oracle (hirace_py.oracle) says {verdict}"
+    )

@@ -1,0 +1,90 @@
+"""Render the Murphi model of the FSM (templates/fsm_model.m.j2) for a grid and a table.
+
+The table is rendered into the model from the same flat array the runtime
+uses, so the model checks exactly that table; nothing is re-typed by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hirace_py.fsm import FLAT_TRANSITIONS, STATES, Action, Rel, Sync, flat_index
+from hirace_py.templating import environment
+from hirace_py.trace import Grid
+
+TEMPLATE = "fsm_model.m.j2"
+DEFAULT_GRID = Grid(2, 2, 2)
+REAL_TABLE_NAME = "the table of hirace_py.fsm"
+
+
+def _label(entries: list[tuple[Action, Sync, Rel]]) -> str:
+    """Entries as e.g. 'R U S,W; R B *; GA *': per action and sync, the relations."""
+    parts = []
+    for a in Action:
+        syncs = {y: [r for b, z, r in entries if (b, z) == (a, y)] for y in Sync}
+        if all(len(rels) == len(Rel) for rels in syncs.values()):
+            parts.append(f"{a.name} *")
+            continue
+        for y, rels in syncs.items():
+            if rels:
+                names = "*" if len(rels) == len(Rel) else ",".join(r.name for r in rels)
+                parts.append(f"{a.name} {y.name} {names}")
+    return "; ".join(parts)
+
+
+def render(
+    grid: Grid = DEFAULT_GRID,
+    table: np.ndarray = FLAT_TRANSITIONS,
+    table_name: str = REAL_TABLE_NAME,
+) -> str:
+    """The Murphi model for `grid` checking the flat transition `table`.
+
+    `table` is indexed as `hirace_py.fsm.flat_index` and holds state indices
+    into `hirace_py.fsm.STATES`; `table_name` only appears in comments.
+    """
+    if table.shape != FLAT_TRANSITIONS.shape:
+        raise ValueError(f"table has {table.size} entries, expected {FLAT_TRANSITIONS.size}")
+    env = environment()
+    rows = []
+    for s, name in enumerate(STATES):
+        groups: dict[int, list[tuple[Action, Sync, Rel]]] = {}
+        for a in Action:
+            for y in Sync:
+                for r in Rel:
+                    target = int(table[flat_index(s, a, y, r)])
+                    groups.setdefault(target, []).append((a, y, r))
+        rows.append(
+            {
+                "name": name,
+                "groups": [
+                    {
+                        "target": STATES[target],
+                        "indices": [flat_index(0, a, y, r) for a, y, r in entries],
+                        "label": _label(entries),
+                    }
+                    for target, entries in groups.items()
+                ],
+            }
+        )
+    threads = [
+        {"index": t, "label": ".".join(map(str, grid.coords(t)))} for t in range(grid.threads)
+    ]
+    warps = [
+        {"index": w, "label": f"{w // grid.warps}.{w % grid.warps}"}
+        for w in range(grid.blocks * grid.warps)
+    ]
+    actions = [{"name": a.name, "const": f"ACT_{a.name}"} for a in Action]
+    return env.get_template(TEMPLATE).render(
+        grid=grid,
+        table_name=table_name,
+        states=STATES,
+        table=rows,
+        threads=threads,
+        warps=warps,
+        actions=actions,
+    )
+
+
+if __name__ == "__main__":
+    # `python -m hirace_py.murphi.model > murphi/fsm_model.m` regenerates the committed model.
+    print(render(), end="")

@@ -1,0 +1,171 @@
+"""Build a Murphi model into a verifier with Rumur and a C compiler, run it, parse the result.
+
+Rumur (Debian package `rumur`, installed by scripts/setup.sh) turns the
+model into C; the C compiler builds the verifier; the verifier explores every
+reachable state breadth-first and reports in Rumur's machine-readable XML
+format: the summary (states, rules fired) and, on an error, the trace of
+rules from the start state. One verifier thread keeps the search strictly
+breadth-first, so a counterexample is a shortest one, and the same every run.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from hirace_py.errors import HiraceError
+
+SETUP_HINT = "run scripts/setup.sh to install it"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule of a counterexample: its name and, for access rules, the sync parameter."""
+
+    rule: str
+    sync: int | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the verifier found.
+
+    `failed` is the name of the invariant that failed ("soundness" or
+    "completeness"), None if every reachable state satisfies both; `steps`
+    are the rules from the start state to the failing state (empty when
+    none failed). `seconds` is the verifier's wall-clock time, `build_seconds`
+    that of Rumur and the C compiler together.
+    """
+
+    states: int
+    rules_fired: int
+    seconds: float
+    build_seconds: float
+    failed: str | None
+    steps: tuple[Step, ...]
+    version: str
+
+
+class _Deadline:
+    """Wall-clock budget shared by the steps of one check."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+        self.seconds = seconds
+
+    def run(self, what: str, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+        left = self.end - time.monotonic()
+        try:
+            if left <= 0:
+                raise subprocess.TimeoutExpired(argv, 0)
+            return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=left)
+        except subprocess.TimeoutExpired:
+            raise HiraceError(
+                f"{what} did not finish within --timeout {self.seconds:g} s; "
+                "raise --timeout or check a smaller --grid"
+            ) from None
+
+
+def _tool(name: str, hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise HiraceError(f"{name} not found on PATH; {hint}")
+    return path
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else "no output"
+
+
+def _compiler_flags() -> list[str]:
+    # Rumur's verifier uses 16-byte compare-and-swap, which GCC only emits
+    # inline on x86-64 when asked to.
+    return ["-mcx16"] if platform.machine() in ("x86_64", "AMD64") else []
+
+
+def check(model: str, workdir: Path, timeout: float) -> Outcome:
+    """Write `model` to workdir/fsm_model.m, build its verifier there, run it, parse the result.
+
+    workdir also receives fsm_model.c, the verifier and its XML output
+    (verifier.xml). Raises HiraceError when Rumur or the compiler is missing
+    or fails, when the whole check takes longer than `timeout` seconds, or
+    when the verifier reports something other than an invariant failure.
+    """
+    deadline = _Deadline(timeout)
+    rumur = _tool("rumur", SETUP_HINT)
+    compiler = _tool(os.environ.get("CC", "cc"), "install a C compiler (scripts/setup.sh does)")
+    (workdir / "fsm_model.m").write_text(model)
+    started = time.monotonic()
+    version = _first_line(deadline.run("rumur", [rumur, "--version"], workdir).stdout)
+    done = deadline.run(
+        "rumur",
+        [
+            rumur,
+            "--output-format", "machine-readable",
+            "--deadlock-detection", "off",
+            "--threads", "1",
+            "--output", "fsm_model.c",
+            "fsm_model.m",
+        ],
+        workdir,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise HiraceError(f"rumur rejected the model: {_first_line(done.stderr + done.stdout)}")
+    argv = [compiler, "-std=c11", "-O3", *_compiler_flags(), "-o", "verifier", "fsm_model.c"]
+    done = deadline.run("the C compiler", [*argv, "-lpthread"], workdir)
+    if done.returncode != 0:
+        raise HiraceError(
+            f"{compiler} failed on the verifier Rumur generated: "
+            f"{_first_line(done.stderr + done.stdout)}"
+        )
+    build_seconds = time.monotonic() - started
+    started = time.monotonic()
+    done = deadline.run("the verifier", [str(workdir / "verifier")], workdir)
+    seconds = time.monotonic() - started
+    (workdir / "verifier.xml").write_text(done.stdout)
+    return _parse(done.stdout, done.stderr, seconds, build_seconds, version)
+
+
+def _parse(xml: str, stderr: str, seconds: float, build_seconds: float, version: str) -> Outcome:
+    """The outcome in the verifier's XML output; HiraceError if it is not one we expect."""
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError:
+        raise HiraceError(
+            f"the verifier's output is not Rumur's XML: {_first_line(stderr + xml)}"
+        ) from None
+    summary = root.find("summary")
+    if summary is None:
+        raise HiraceError(f"the verifier stopped without a summary: {_first_line(stderr)}")
+    failed = None
+    steps: list[Step] = []
+    error = root.find("error")
+    if error is not None:
+        message = error.findtext("message", "")
+        names = [n for n in ("soundness", "completeness") if message == f'invariant "{n}" failed']
+        if not names:
+            raise HiraceError(f"the verifier reported an error in the model: {message}")
+        failed = names[0]
+        for transition in error.iterfind("transition"):
+            text = (transition.text or "").strip()
+            if not text.startswith("Rule "):
+                continue  # the start state
+            param = transition.find("parameter")
+            sync = int(param.text or "") if param is not None else None
+            steps.append(Step(text.removeprefix("Rule ").strip('"'), sync))
+    return Outcome(
+        states=int(summary.get("states", "0")),
+        rules_fired=int(summary.get("rules_fired", "0")),
+        seconds=seconds,
+        build_seconds=build_seconds,
+        failed=failed,
+        steps=tuple(steps),
+        version=version,
+    )

@@ -1,0 +1,198 @@
+"""`hirace verify`: Rumur checks the real table, and catches behaviour-changing mutations.
+
+These tests run Rumur and a C compiler (scripts/setup.sh installs both); they
+fail, rather than skip, without them, because CI must run the check.
+
+Mutations are single table entries, chosen here with the witness traces of
+`hirace_py.crosscheck` (every entry is used by its witness, so changing an
+entry changes behaviour on it). Each must make Rumur report a counterexample
+whose trace, replayed through the mutated table with `hirace_py.replay` and
+judged by `hirace_py.oracle`, shows the table wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hirace_py import crosscheck, fsm, fsm_export
+from hirace_py.cli import main
+from hirace_py.murphi import counterexample, model, rumur
+from hirace_py.trace import BSYNC, Grid
+
+GRID = Grid(2, 2, 2)
+TIMEOUT = 600.0
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@functools.cache
+def witnesses() -> dict[int, crosscheck.Batch]:
+    return crosscheck.witnesses(GRID, crosscheck.relation_threads(GRID))
+
+
+def _with_continuations(batch: crosscheck.Batch, length: int) -> crosscheck.Batch:
+    """The witness followed by every event sequence of exactly `length` events."""
+    ops_a, who_a = crosscheck.alphabet(GRID, crosscheck.relation_threads(GRID))
+    tails = np.array(np.meshgrid(*[np.arange(len(ops_a))] * length)).reshape(length, -1).T
+    n = len(tails)
+    ops = np.concatenate([np.repeat(batch.ops, n, axis=0), ops_a[tails]], axis=1)
+    who = np.concatenate([np.repeat(batch.who, n, axis=0), who_a[tails]], axis=1)
+    return crosscheck.Batch(GRID, ops, who, np.zeros(ops.shape, np.int32))
+
+
+def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
+    """(flat index, new state) of a single-entry mutation of the given kind.
+
+    "race-lost": a RACE entry with relation W becomes a non-race state;
+    "race-invented": a non-race entry with relation S becomes RACE (for these
+    two the device compares clocks of one warp, which the model tracks
+    exactly); "state-swapped": any non-race entry becomes another non-race
+    state, chosen so that a continuation of the entry's witness (two more
+    events) gets a wrong verdict; "cross-block": a RACE entry with sync B and
+    relation G (clocks of two blocks, which the model lets compare either
+    way) becomes a non-race state.
+    """
+    rng = np.random.default_rng(seed)
+    table = fsm.FLAT_TRANSITIONS
+    entries = rng.permutation(table.size)
+    for index in entries.tolist():
+        current = int(table[index])
+        sync, rel = (index // 4) % 3, index % 4
+        if kind == "race-lost" and current == fsm.RACE and rel == fsm.Rel.W:
+            return index, int(rng.integers(2, fsm.N_STATES))
+        if kind == "race-invented" and current != fsm.RACE and rel == fsm.Rel.S:
+            return index, fsm.RACE
+        if kind == "cross-block" and current == fsm.RACE and (sync, rel) == (fsm.Sync.B, fsm.Rel.G):
+            return index, int(rng.integers(2, fsm.N_STATES))
+        if kind == "state-swapped" and current != fsm.RACE:
+            batch = _with_continuations(witnesses()[index], 2)
+            verdicts = crosscheck.oracle_verdicts(batch)
+            for other in rng.permutation(np.arange(2, fsm.N_STATES)).tolist():
+                if other == current:
+                    continue
+                mutated = table.copy()
+                mutated[index] = other
+                if crosscheck.compare(batch, mutated, verdicts).disagreements:
+                    return index, other
+    raise AssertionError(f"no {kind} mutation found")
+
+
+def _mutated(index: int, state: int) -> np.ndarray:
+    table = fsm.FLAT_TRANSITIONS.copy()
+    table[index] = state
+    return table
+
+
+def test_verify_passes_on_the_real_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "verify")
+    assert code == 0, out + err
+    assert "grid 2x2x2" in out and "verdict: verified" in out
+    assert "counterexample" not in out
+    states = int(out.split("rumur: ")[1].split(" states explored")[0])
+    assert states > 1000
+
+
+@pytest.mark.parametrize(
+    ("kind", "invariant"),
+    [
+        ("race-lost", "completeness"),
+        ("race-invented", "soundness"),
+        ("state-swapped", None),
+        ("cross-block", "completeness"),
+    ],
+)
+def test_mutated_table_fails_with_a_confirmed_counterexample(
+    tmp_path: Path, kind: str, invariant: str | None
+) -> None:
+    index, state = _mutation(kind)
+    table = _mutated(index, state)
+    outcome = rumur.check(model.render(GRID, table, "a mutated table"), tmp_path, TIMEOUT)
+    assert outcome.failed is not None
+    if invariant is not None:
+        assert outcome.failed == invariant
+    cx = counterexample.translate(outcome.steps, GRID, table)
+    assert cx.padding is not None
+    # Independent of counterexample.confirm: replay and oracle directly.
+    trace = cx.trace
+    batch = crosscheck.Batch(GRID, trace.ops[None, :], trace.who[None, :], trace.locs[None, :])
+    assert crosscheck.compare(batch, table).disagreements > 0
+    assert crosscheck.compare(batch, fsm.FLAT_TRANSITIONS).disagreements == 0
+    # The replay follows the model's run: it goes wrong exactly where Rumur
+    # stopped, at the last access (barriers change neither FSM nor history).
+    conf = counterexample.confirm(cx, table)
+    last_access = max(i for i in range(len(trace)) if trace.ops[i] < BSYNC)
+    assert conf.first_bad == last_access
+
+
+def _csv(table: np.ndarray) -> str:
+    rows = list(csv.reader(io.StringIO(fsm_export.to_csv())))
+    for i, row in enumerate(rows[1:]):
+        row[4] = fsm.STATES[int(table[i])]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def test_cli_reports_the_counterexample_for_a_table_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index, state = _mutation("race-lost", seed=1)
+    path = tmp_path / "mutated.csv"
+    path.write_text(_csv(_mutated(index, state)))
+    code, out, _ = run(capsys, "verify", "--table", str(path), "--keep", str(tmp_path / "keep"))
+    assert code == 1, out
+    assert 'verdict: FAILED: invariant "completeness"' in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("counterexample: "))
+    trace = line.removeprefix("counterexample: ")
+    assert all(
+        part.split()[0] in ("R", "W", "BA", "GA", "bsync", "wsync") for part in trace.split("; ")
+    )
+    assert "python check: confirmed" in out
+    assert (tmp_path / "keep" / "fsm_model.m").is_file()
+    assert (tmp_path / "keep" / "verifier.xml").is_file()
+    # The same trace through `hirace fsm --trace` with the real table shows the race it missed.
+    code, out, _ = run(capsys, "fsm", "--trace", trace, "--grid", "2x2x2")
+    assert code == 0 and "verdict: race" in out
+
+
+def test_missing_rumur_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code, _, err = run(capsys, "verify")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "rumur not found" in err and "scripts/setup.sh" in err
+
+
+def test_compiler_failure_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CC", "false")
+    code, _, err = run(capsys, "verify")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "false failed on the verifier" in err
+
+
+def test_timeout_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "verify", "--timeout", "0.01")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "did not finish within --timeout 0.01 s" in err
+
+
+def test_bad_table_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text("old,access,sync,rel,new\nINIT,R,U,S\n")
+    code, _, err = run(capsys, "verify", "--table", str(path))
+    assert code == 2 and f"{path}:2: expected 5 fields, got 4" in err
