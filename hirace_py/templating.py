@@ -15,10 +15,16 @@ def template_dir() -> Path:
 
 
 @functools.cache
-def environment() -> jinja2.Environment:
-    """Strict environment: an undefined variable in a template is an error, never empty text."""
+def environment(trim: bool = False) -> jinja2.Environment:
+    """Strict environment: an undefined variable in a template is an error, never empty text.
+
+    `trim` drops the newline after a block tag and the indentation before it,
+    for templates whose control flow sits on lines of its own.
+    """
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(template_dir()),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        trim_blocks=trim,
+        lstrip_blocks=trim,
     )

@@ -28,13 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from hirace_py import __version__
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
 from hirace_py.cache import cache_root
-from hirace_py.templating import template_dir
+from hirace_py.templating import environment
 
 WARP_SIZE = 32
 # Dynamic shared memory a launch may ask for: CUDA's largest (227 KiB, sm_90).
@@ -202,33 +200,22 @@ def predefined_macros() -> dict[str, str | None]:
     }
 
 
-@functools.cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(template_dir()),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
 def render(name: str, **extra: object) -> str:
     """Renders runtime template `name` (e.g. "cuda_cpu.h.j2"), with `extra` values
     besides the runtime's own."""
-    return _environment().get_template(name).render({**template_context(), **extra})
+    return environment(trim=True).get_template(name).render({**template_context(), **extra})
 
 
 def macros(name: str) -> Any:
     """The macros of runtime template `name`, as callables returning text."""
-    return _environment().get_template(name).module
+    return environment(trim=True).get_template(name).module
 
 
 class ModuleRenderer(Renderer):
     """Insertions into kernel sources, from cuda_cpu_module.cpp.j2's macros."""
 
     def __init__(self) -> None:
-        self._macros = _environment().get_template("cuda_cpu_module.cpp.j2").module
+        self._macros = environment(trim=True).get_template("cuda_cpu_module.cpp.j2").module
 
     def prologue(self, filename: str) -> str:
         return str(self._macros.prologue(filename))
@@ -245,9 +232,9 @@ class ModuleRenderer(Renderer):
 
 def module_template_text() -> str:
     """Text of the insertion template (part of every kernel's cache key)."""
-    source = _environment().loader
+    source = environment(trim=True).loader
     assert source is not None
-    text, _, _ = source.get_source(_environment(), "cuda_cpu_module.cpp.j2")
+    text, _, _ = source.get_source(environment(trim=True), "cuda_cpu_module.cpp.j2")
     return text
 
 
