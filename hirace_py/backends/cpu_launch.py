@@ -17,12 +17,10 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
-import select
 import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +38,7 @@ from hirace_py.backends.cpu_errors import (
     WaitSite,
 )
 from hirace_py.backends.cpu_memory import Buffer, GuardedMap, owning_buffer
+from hirace_py.children import wait_child
 
 # hr::Status, hr::Fault and hr::Op of cuda_cpu.h.
 _OK, _DIVERGENCE, _TIMEOUT, _FAULT, _KERNEL_ERROR, _CONFIG_ERROR = range(6)
@@ -229,44 +228,6 @@ def _read_all(fd: int) -> str:
     return b"".join(chunks).decode(errors="replace")
 
 
-def _wait(pid: int, limit: float) -> tuple[int, bool]:
-    """Waits for the child; returns (wait status, whether it was killed for
-    running over `limit` seconds). On any exception (Ctrl-C) kills it first."""
-    deadline = time.monotonic() + limit
-    pidfd = None
-    try:
-        try:
-            pidfd = os.pidfd_open(pid)
-        except (AttributeError, OSError):
-            pidfd = None
-        if pidfd is not None:
-            poller = select.poll()
-            poller.register(pidfd, select.POLLIN)
-            while (remaining := deadline - time.monotonic()) > 0:
-                if poller.poll(max(1, int(remaining * 1000))):
-                    return os.waitpid(pid, 0)[1], False
-        else:
-            delay = 0.0002
-            while time.monotonic() < deadline:
-                done, status = os.waitpid(pid, os.WNOHANG)
-                if done:
-                    return status, False
-                time.sleep(delay)
-                delay = min(2 * delay, 0.02)
-        os.kill(pid, signal.SIGKILL)
-        return os.waitpid(pid, 0)[1], True
-    except BaseException:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        raise
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
-
-
 EntryPoint = Callable[[ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p], int]
 
 
@@ -309,7 +270,7 @@ def execute(
                 raise KernelError(
                     f"kernel `{request.kernel}`: cannot fork: {os.strerror(-pid)}", request.kernel
                 )
-            wait_status, killed = _wait(pid, request.timeout + _KILL_GRACE)
+            wait_status, killed = wait_child(pid, request.timeout + _KILL_GRACE)
         for p in placed:
             if p.staging is not None and p.argument.writes:
                 p.argument.array.reshape(-1).view(np.uint8)[:] = p.staging

@@ -34,7 +34,6 @@ from hirace_py.backends.cpu_build import _compile_error, _define_flags
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_runtime import (
     CUDA_ARCH,
-    CUDA_HEADER_STANDINS,
     SHARED_LIMIT,
     ModuleRenderer,
     Runtime,
@@ -46,6 +45,7 @@ from hirace_py.backends.cpu_runtime import (
     runtime,
 )
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
+from hirace_py.cuda_headers import CUDA_HEADERS, write_stand_ins
 
 PROGRAM_HEADER = "cuda_cpu_program.h"
 PROGRAM_SOURCE = "cuda_cpu_program.cpp"
@@ -54,7 +54,6 @@ UNIT_TEMPLATE = "cuda_cpu_program_unit.cpp.j2"
 
 # Headers programs include besides those kernel sources do; the program
 # header declares what they would.
-EXTRA_STANDINS = ("cuda_profiler_api.h", "driver_types.h", "cuda_runtime_api.h")
 
 # CUDA's error codes that the CPU runtime returns or programs test for:
 # (name, value, cudaGetErrorString's text), as in CUDA 12's driver_types.h.
@@ -177,7 +176,7 @@ def program_runtime() -> ProgramRuntime:
 def _program_runtime(rt: Runtime) -> ProgramRuntime:
     files = {name: render_program(name) for name in (PROGRAM_HEADER, PROGRAM_SOURCE)}
     digest = hashlib.sha256()
-    for part in (rt.key, *files.values(), *EXTRA_STANDINS):
+    for part in (rt.key, *files.values(), *CUDA_HEADERS):
         digest.update(part.encode() + b"\0")
     prt = ProgramRuntime(rt.directory.parent / f"program-{digest.hexdigest()[:20]}", rt)
     if prt.archive.exists():
@@ -198,11 +197,9 @@ def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str]) -> None:
             (scratch / name).write_text(text)
         include = scratch / "include"
         include.mkdir()
-        for name in (*CUDA_HEADER_STANDINS, *EXTRA_STANDINS):
-            (include / name).write_text(
-                "#pragma once\n// hirace CPU backend: declared by the force-included "
-                f"{PROGRAM_HEADER}.\n"
-            )
+        write_stand_ins(
+            include, f"hirace CPU backend: declared by the force-included {PROGRAM_HEADER}."
+        )
         objects = []
         for source in (rt.directory / "cuda_cpu_engine.cpp", rt.directory / "cuda_cpu_launch.cpp",
                        scratch / PROGRAM_SOURCE):  # fmt: skip

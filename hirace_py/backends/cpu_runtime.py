@@ -32,6 +32,7 @@ from hirace_py import __version__
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
 from hirace_py.cache import cache_root
+from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.templating import environment
 
 WARP_SIZE = 32
@@ -68,24 +69,6 @@ BASE_FLAGS = (
 )
 
 LIBRARY_NAME = "libhirace_cuda_cpu.so"
-
-# CUDA headers that kernel sources commonly include; all of it is declared by
-# the force-included runtime header.
-CUDA_HEADER_STANDINS = (
-    "cuda.h",
-    "cuda_runtime.h",
-    "cuda_runtime_api.h",
-    "device_launch_parameters.h",
-    "device_functions.h",
-    "device_atomic_functions.h",
-    "sm_20_atomic_functions.h",
-    "sm_30_intrinsics.h",
-    "sm_32_intrinsics.h",
-    "math_functions.h",
-    "vector_types.h",
-    "vector_functions.h",
-    "cuda_device_runtime_api.h",
-)
 
 _VECTOR_BASES = (
     ("char", "signed char", 1),
@@ -341,10 +324,7 @@ def _build_runtime(rt: Runtime, files: dict[str, str]) -> None:
             (scratch / name).write_text(text)
         include = scratch / "include"
         include.mkdir()
-        for name in CUDA_HEADER_STANDINS:
-            (include / name).write_text(
-                "#pragma once\n// hirace CPU backend: declared by the force-included cuda_cpu.h.\n"
-            )
+        write_stand_ins(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
         run_compiler(
             [
                 rt.cxx,

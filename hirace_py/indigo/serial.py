@@ -25,20 +25,20 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import mmap
 import os
 import re
 import signal
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import clang.cindex as ci
 import numpy as np
 
+from hirace_py.backends.cpu_memory import shared_array
 from hirace_py.backends.cpu_runtime import cache_root, compiler, compiler_identity, file_lock
+from hirace_py.children import wait_child
 from hirace_py.errors import HiraceError
 from hirace_py.indigo.stub import redirect
 from hirace_py.indigo.suite import INCLUDE_RE, Code
@@ -269,9 +269,9 @@ class HostLibrary:
                                           refs[1].ctypes.data, numv)  # fmt: skip
             finally:
                 os._exit(0)
-        status = _wait(pid, timeout)
+        status, killed = wait_child(pid, timeout)
         result = int(verdict[0])
-        if status is None:
+        if killed:
             raise SerialError(f"serial_code/verify_result ran over {timeout:g} s and was stopped")
         if os.WIFSIGNALED(status):
             name = signal.Signals(os.WTERMSIG(status)).name
@@ -282,30 +282,7 @@ class HostLibrary:
 
 
 def _shared(a: np.ndarray) -> np.ndarray:
-    """A copy of `a` in anonymous MAP_SHARED memory (freed with the array)."""
-    copy = np.frombuffer(mmap.mmap(-1, max(a.nbytes, 1)), a.dtype, a.size)
+    """A copy of `a` in MAP_SHARED memory, which the forked child writes in place."""
+    copy = shared_array(a.size, a.dtype)
     copy[:] = a
     return copy
-
-
-def _wait(pid: int, timeout: float) -> int | None:
-    """The child's wait status, or None after killing it at `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    delay = 0.0005
-    try:
-        while time.monotonic() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return status
-            time.sleep(delay)
-            delay = min(2 * delay, 0.02)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        return None
-    except BaseException:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        raise

@@ -19,24 +19,9 @@ from pathlib import Path
 
 import clang.cindex as ci
 
+from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
 from hirace_py.templating import template_dir
-
-STUB_HEADERS = (
-    "cuda.h",
-    "cuda_runtime.h",
-    "cuda_runtime_api.h",
-    "device_launch_parameters.h",
-    "device_functions.h",
-    "device_atomic_functions.h",
-    "sm_20_atomic_functions.h",
-    "sm_60_atomic_functions.h",
-    "crt/host_defines.h",
-    "vector_types.h",
-    "vector_functions.h",
-    "math_functions.h",
-    "cuda_device_runtime_api.h",
-)
 
 
 class ParseError(HiraceError):
@@ -115,11 +100,7 @@ def system_include_dirs() -> tuple[str, ...]:
 def _stub_dir() -> str:
     """A directory of empty CUDA headers; the prelude declares what they would."""
     root = Path(tempfile.gettempdir()) / f"hirace-stubs-{os.getuid()}"
-    for name in STUB_HEADERS:
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            path.write_text("// hirace parse stub: see the parse prelude\n#pragma once\n")
+    write_stand_ins(root, "hirace parse stub: see the parse prelude")
     return str(root)
 
 
