@@ -169,3 +169,24 @@ def test_racy_kernel_on_cupy() -> None:
     a = np.zeros(64, np.int32)
     report = hirace_py.check(RACY, "shift", 1, 32, [a, 32], backend="cupy")
     assert report.races and report.races[0].lines() == (3, 4)
+
+
+def test_cupy_backend_without_cupy_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        import cupy  # type: ignore[import-not-found]  # noqa: F401
+
+        pytest.skip("CuPy is installed here")
+    except ImportError:
+        pass
+    (tmp_path / "clean.cu").write_text(CLEAN)
+    (tmp_path / "spec.toml").write_text(
+        '[[launch]]\nkernel = "shift"\ngrid = 1\nblock = 32\n'
+        '[launch.args]\na = { dtype = "int32", length = 64 }\nn = 32\n'
+    )
+    code = main(["check", str(tmp_path / "clean.cu"), "--launch", str(tmp_path / "spec.toml"),
+                 "--backend", "cupy"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "needs CuPy" in err and "pip install '.[gpu]'" in err
