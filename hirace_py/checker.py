@@ -88,16 +88,19 @@ class Checker:
         """
         g, b = dims3(grid, "grid"), dims3(block, "block")
         info = self.kernel_info(kernel, args)
-        inputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        outcome, timing = self.run(info, g, b, args, shared_bytes, seed, schedule,
-                                   exited_threads=exited_threads)  # fmt: skip
+        outcome, timing, results = self.run(info, g, b, args, shared_bytes, seed, schedule,
+                                            exited_threads=exited_threads)  # fmt: skip
         races = self.races(info, outcome, g, b)
         notices = self.notices(outcome)
         if outcome.races and self.config.pairs == "exact":
-            replayed, _ = self.run(info, g, b, inputs, shared_bytes, seed, schedule, outcome,
-                                   exited_threads)  # fmt: skip
+            # `args` still hold the inputs: the results are copied back below.
+            replayed, _, _ = self.run(info, g, b, args, shared_bytes, seed, schedule, outcome,
+                                      exited_threads)  # fmt: skip
             races, more = self.exact_races(info, outcome, replayed, races, g, b)
             notices += more
+        for p, a in zip(info.params, args, strict=True):
+            if p.name in results:
+                self.module.download(results[p.name], a)  # type: ignore[arg-type]
         launch = LaunchReport(
             kernel, g, b, shared_bytes, self.backend, timing.seconds, races=races,
             notices=notices, counters=outcome.counters, shadow_bytes=outcome.shadow_bytes,
@@ -139,8 +142,12 @@ class Checker:
         schedule: str,
         replay: Outcome | None = None,
         exited_threads: str = "error",
-    ) -> tuple[Outcome, LaunchTiming]:
-        """One tracked launch; arrays in `args` receive the kernel's results."""
+    ) -> tuple[Outcome, LaunchTiming, dict[str, Buffer]]:
+        """One tracked launch from the arrays in `args`, which it leaves unchanged.
+
+        Returns the outcome, the timing, and the device buffers holding the
+        kernel's results, by parameter name.
+        """
         buffers: dict[str, Buffer] = {}
         device_args: list[object] = []
         for p, a in zip(info.params, args, strict=True):
@@ -154,11 +161,7 @@ class Checker:
             info.name, g, b, device_args, shared_bytes, seed, schedule, echo=replay is None,
             exited_threads=exited_threads,
         )  # fmt: skip
-        outcome = self.tracker.collect()
-        for p, a in zip(info.params, args, strict=True):
-            if p.name in buffers:
-                self.module.download(buffers[p.name], a)  # type: ignore[arg-type]
-        return outcome, timing
+        return self.tracker.collect(), timing, buffers
 
     def exact_races(
         self,

@@ -190,3 +190,15 @@ def test_cupy_backend_without_cupy_is_a_clear_error(
     err = capsys.readouterr().err
     assert code == 2
     assert "needs CuPy" in err and "pip install '.[gpu]'" in err
+
+
+def test_racy_launch_returns_the_first_runs_results_despite_the_replay() -> None:
+    from hirace_py.backends import cpu
+
+    plain = np.arange(64, dtype=np.int32)[::-1].copy()
+    cpu.compile(RACY).launch("shift", 1, 32, [plain, 32])
+    checked = np.arange(64, dtype=np.int32)[::-1].copy()
+    report = hirace_py.check(RACY, "shift", 1, 32, [checked, 32], backend="cpu")
+    assert report.races and report.races[0].exact
+    np.testing.assert_array_equal(checked, plain)
+    assert not np.array_equal(checked, np.arange(64, dtype=np.int32)[::-1])
