@@ -6,7 +6,7 @@ model and the CSV/JSON/DOT exports are rendered from `TRANSITIONS` and `STATES`.
 How the table is made
 ---------------------
 A state is a *summary* of the access history of one memory location, exact
-enough to decide whether the next access races (DESIGN.md sections 3 and 4).
+enough to decide whether the next access races (docs/semantics.md sections 1 and 2).
 The summary is derived from three facts about race-free histories:
 
 * Accesses of different blocks are never ordered, so a race-free history that

@@ -1,6 +1,6 @@
 """Render the FSM table as text, CSV, JSON or Graphviz DOT.
 
-CSV is the interchange format of DESIGN.md section 4: columns exactly
+CSV is the interchange format of docs/semantics.md section 2: columns exactly
 ``old,access,sync,rel,new``, one row per transition, states by name.
 """
 

@@ -1,7 +1,7 @@
 """Exact happens-before race oracle over event traces (vector clocks).
 
-The reference the FSM is checked against, written directly from DESIGN.md
-section 3 and sharing no reasoning with `hirace_py.fsm`:
+The reference the FSM is checked against, written directly from docs/semantics.md
+section 1 and sharing no reasoning with `hirace_py.fsm`:
 
 * happens-before is the transitive closure of program order and barrier
   edges, computed with one vector clock per thread: a barrier joins the clocks

@@ -2,7 +2,7 @@
 
 During a replay, every access to an element that raced in the first run is
 logged with its site, thread, block and barrier clocks. Two logged accesses
-race when, per DESIGN.md section 3, they are by different threads, conflict,
+race when, per docs/semantics.md section 1, they are by different threads, conflict,
 and no barrier orders them. Barriers are collective, so clocks decide order
 without a global event order: accesses of one block are ordered exactly when
 their block-barrier clocks differ, or, in one warp, when their warp-barrier

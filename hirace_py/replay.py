@@ -4,7 +4,7 @@ Each thread keeps two scalar clocks: `bc`, the block barriers it has passed,
 and `wc`, the warp barriers it has passed. Each location has a shadow word:
 the FSM state and the last accessor's thread and clocks. On an access the
 relation and the sync status are computed from the shadow word and the
-accessor's clocks (DESIGN.md section 4), the table gives the next state, and
+accessor's clocks (docs/semantics.md section 2), the table gives the next state, and
 the accessor replaces the last accessor. A zeroed word is INIT whatever its
 other fields hold, which is what lets device code start from cleared shadow.
 

@@ -25,7 +25,7 @@ ATOMIC = ("BA", "GA")
 
 
 def race_kind(a: str, b: str) -> str:
-    """Kind of a race between actions a and b (R, W, BA, GA), as DESIGN.md section 8
+    """Kind of a race between actions a and b (R, W, BA, GA), as docs/semantics.md section 4
     names them: any race involving an atomic is atomic-plain, including two atomics
     whose scopes do not cover both threads."""
     if a in ATOMIC or b in ATOMIC:

@@ -18,7 +18,7 @@ are always exact: a 1024-thread block needs 10 bits and a grid of 2^31-1
 blocks 31, leaving 18 bits for the clocks even then. No field is ever
 truncated: `pack` raises on any value that does not fit.
 
-Limits policy (DESIGN.md section 5):
+Limits policy (docs/semantics.md section 3):
 
 * Identities: the thread and block fields are exact for every launch whose
   5 + bits(threads) + bits(blocks) + 2 * MIN_CLOCK_BITS <= 64, i.e. up to 2^41

@@ -8,7 +8,7 @@
 --   * the device: the shadow word (FSM state, last accessor, what its clocks
 --     say) updated through the transition table, as the instrumented code does;
 --   * the history: which earlier accesses are not happens-before each thread,
---     written from the race definition (DESIGN.md section 3) alone.
+--     written from the race definition (docs/semantics.md section 1) alone.
 -- The invariants say the FSM is in RACE exactly when the history has a race.
 
 const
@@ -43,7 +43,7 @@ var
   bsince: boolean;  -- last's block has passed a __syncthreads since last's access
   wsince: boolean;  -- last's warp has passed a __syncwarp since last's access
 
-  -- The history, written from DESIGN.md section 3 (murphi/README.md: why it
+  -- The history, written from docs/semantics.md section 1 (murphi/README.md: why it
   -- is exact). Happens-before comes from program order and barriers, and every
   -- barrier is a whole warp or a whole block, so the threads that have an
   -- access happens-before their current point are its own thread, then its
@@ -74,7 +74,7 @@ begin
   return REL_G;
 end;
 
--- DESIGN.md section 3: actions a and k by two different threads conflict
+-- docs/semantics.md section 1: actions a and k by two different threads conflict
 -- unless both are reads, or both are atomics whose scopes cover both threads
 -- (same block: any atomics; different blocks: both device-scope).
 function conflicts(a: action_t; k: action_t; same_block: boolean): boolean;
@@ -559,7 +559,7 @@ begin
 end;
 
 -- A barrier: what a participant had happens-before its point becomes
--- happens-before every participant's (DESIGN.md section 3: every event of a
+-- happens-before every participant's (docs/semantics.md section 1: every event of a
 -- participant before the barrier happens-before every event of every
 -- participant after it).
 procedure block_barrier(b: block_t);

@@ -1,4 +1,4 @@
-"""The two traps of DESIGN.md section 4, and other named histories, step by step."""
+"""The two traps of docs/semantics.md section 2, and other named histories, step by step."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The vector-clock oracle against a brute-force explicit happens-before graph.
 
-The reference builds the event graph of DESIGN.md section 3 literally: each
+The reference builds the event graph of docs/semantics.md section 1 literally: each
 barrier is one node shared by its participants, program order links each
 thread's consecutive events, and happens-before is reachability. It checks
 every pair of accesses, so it is slow and obviously right.

@@ -1,6 +1,6 @@
 """The suites' host driver, reproduced in Python, and one code's runs.
 
-For each input graph the driver (DESIGN.md section 9, the mini-suite's
+For each input graph the driver (docs/semantics.md section 5, the mini-suite's
 `indigo_cuda.h`) allocates data1 and data2 with max(nodes, edges) elements
 (edges taken as 1 when the graph has none), sets element 0 of each to 0, then
 data1[i] = rand() % nodes for every i >= 1, then data2[i] = rand() % edges,

@@ -1,7 +1,7 @@
 """Finding the codes of an Indigo-generated suite and reading their labels.
 
 A `.cu` file anywhere under the suite directory is an Indigo code when it
-defines `test_kernel` and includes `indigo_cuda.h` (DESIGN.md section 9);
+defines `test_kernel` and includes `indigo_cuda.h` (docs/semantics.md section 5);
 every other `.cu` file is skipped with the reason, never dropped silently.
 
 Labels come from the file name alone: it encodes the pattern, its options and

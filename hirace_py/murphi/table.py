@@ -1,6 +1,6 @@
 """Read a transition table in the CSV format of ``hirace fsm --format csv``.
 
-The format (DESIGN.md section 4) is a header ``old,access,sync,rel,new`` and
+The format (docs/semantics.md section 2) is a header ``old,access,sync,rel,new`` and
 one row per transition, states by name. A table read here has the states of
 `hirace_py.fsm` (same names, same indices), so the model can be rendered
 from it exactly as from the real table; only the next states may differ.

@@ -1,4 +1,4 @@
-// Plain accesses against atomics (DESIGN.md 3: a plain action and an atomic
+// Plain accesses against atomics (semantics.md 1: a plain action and an atomic
 // conflict unless both are reads, and an atomic is never a read).
 //
 // atom_plain_vs_atomic (1 block of 64): every thread does atomicAdd on c[0] [PA0]

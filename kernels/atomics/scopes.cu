@@ -1,4 +1,4 @@
-// Atomics of each scope, within a block and across blocks (DESIGN.md 3: atomics
+// Atomics of each scope, within a block and across blocks (semantics.md 1: atomics
 // of threads in the same block never conflict with each other; atomics of
 // threads in different blocks conflict unless both are device/system scope (GA)).
 //

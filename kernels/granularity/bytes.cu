@@ -1,4 +1,4 @@
-// Byte granularity (DESIGN.md 3: adjacent bytes are different locations).
+// Byte granularity (semantics.md 1: adjacent bytes are different locations).
 //
 // gran_char_neighbors: thread i writes c[i] of a char array: neighbouring
 //   threads write neighbouring bytes of one 4- or 8-byte word.  Each byte has

@@ -3,7 +3,7 @@
 //
 // Thread i reads a[i + 1] (line [R]) and then writes a[i] (line [W]).  For every
 // element j with 1 <= j <= n - 2, thread j - 1 reads it and thread j writes it.
-// The kernel has no barrier, so nothing orders the two accesses (DESIGN.md 3:
+// The kernel has no barrier, so nothing orders the two accesses (semantics.md 1:
 // HB is program order plus barrier edges only): each such pair is a read-write
 // race, in every execution.  With grid 2 x 64 the pair (63, 64) is even split
 // across blocks; the verdict does not depend on that.  Elements 0 and n - 1 are

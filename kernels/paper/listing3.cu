@@ -1,7 +1,7 @@
 // Paper Listing 3 (own kernels for the idea): a long multi-read history.  Many
 // threads read one element, then one thread writes it.  A checker that keeps only
 // the last one or two readers can lose the reader that races with the write.
-// The FSM of DESIGN.md 4 condenses the whole history and must not.
+// The FSM of semantics.md 2 condenses the whole history and must not.
 //
 // listing3_first_reader (1 block of 256): every thread reads a[0] [FR], then
 //   thread 0 - the first reader in thread order - writes it [FW], no barrier.  The

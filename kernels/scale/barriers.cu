@@ -1,4 +1,4 @@
-// More than 70,000 __syncthreads in one launch (DESIGN.md 5: barrier clocks must
+// More than 70,000 __syncthreads in one launch (semantics.md 3: barrier clocks must
 // not overflow silently; this crosses 2^16).  One block of 32 threads.
 //
 // Barrier count bc seen by a thread: 1 after the first barrier; inside loop

@@ -1,4 +1,4 @@
-// Large grids: block ids above 2^16 must stay distinguishable (DESIGN.md 5).
+// Large grids: block ids above 2^16 must stay distinguishable (semantics.md 3).
 //
 // scale_high_blocks (grid 70100 x 32): every block writes its own slot of
 //   `own` (race-free); only the blocks numbered 70000 .. 70099 also write

@@ -1,4 +1,4 @@
-// 1024 threads per block: thread ids must stay distinguishable (DESIGN.md 5).
+// 1024 threads per block: thread ids must stay distinguishable (semantics.md 3).
 //
 // scale_threads_1024_ok (1 block of 1024): thread t writes a[t], __syncthreads,
 //   reads a[t ^ 512]: ordered by the barrier: race-free.

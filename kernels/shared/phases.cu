@@ -4,7 +4,7 @@
 // threads' slots, and consecutive phases are separated by __syncthreads, which
 // all threads of the block execute.  Every cross-thread pair of accesses to one
 // slot is therefore in different phases and ordered by the barrier between them
-// (DESIGN.md 3).  Phase 5 is a compound assignment on the own slot (a read and a
+// (semantics.md 1).  Phase 5 is a compound assignment on the own slot (a read and a
 // write by the owner only).  Launch with blockDim.x <= 128.
 
 __global__ void phases_shared(const int *in, int *out)

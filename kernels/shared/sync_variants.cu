@@ -1,5 +1,5 @@
 // __syncthreads_count / __syncthreads_or / __syncthreads_and are block barriers
-// too (DESIGN.md 3): race-free.
+// too (semantics.md 1): race-free.
 //
 // Each thread writes its own slot, then the block passes __syncthreads_count;
 // the neighbour read after it is ordered.  The slot is rewritten by its owner

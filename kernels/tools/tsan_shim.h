@@ -3,7 +3,7 @@
 //
 // Each CUDA thread is an OS thread and all blocks run concurrently, so nothing
 // orders blocks.  A barrier (__syncthreads*, __syncwarp) creates exactly the
-// happens-before edges of DESIGN.md 3: every participant releases into a slot of
+// happens-before edges of docs/semantics.md section 1: every participant releases into a slot of
 // the barrier's current generation before waiting and acquires it after, while
 // the barrier's own bookkeeping uses relaxed atomics and raw futexes, which TSan
 // treats as no synchronisation.  CUDA atomics are relaxed atomics (no

@@ -2,7 +2,7 @@
 
 Each case's kernel is compiled with g++ against tsan_shim.h: every CUDA thread
 becomes an OS thread and barriers create exactly the happens-before edges of
-DESIGN.md section 3. The racing line pairs TSan reports, plus the atomic-atomic
+docs/semantics.md section 1. The racing line pairs TSan reports, plus the atomic-atomic
 scope conflicts found from the shim's atomic log, are compared with the
 manifest's `races`. A second build with AddressSanitizer checks that no case
 reads or writes outside its global arrays.

@@ -1,5 +1,5 @@
 // __threadfence() is a memory fence, not a barrier: it creates no happens-before
-// edge (DESIGN.md 3 lists only block and warp barriers).
+// edge (semantics.md 1 lists only block and warp barriers).
 //
 // threadfence_not_barrier (2 blocks): thread 0 of block 0 writes data[0] [FW] and
 //   fences; every thread of block 1 fences and reads data[0] [FR].  Nothing orders

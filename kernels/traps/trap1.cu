@@ -1,4 +1,4 @@
-// DESIGN.md 4, trap 1: a plain read, a block barrier, then block-scope atomics by
+// semantics.md 2, trap 1: a plain read, a block barrier, then block-scope atomics by
 // two threads of the block.  Race-free.
 //
 // trap1_read_barrier_ba: thread 0 plain-reads c[0]; __syncthreads; threads 0 and

@@ -1,4 +1,4 @@
-// DESIGN.md 4, trap 2: a write, a warp barrier, atomics by two lanes, then a
+// semantics.md 2, trap 2: a write, a warp barrier, atomics by two lanes, then a
 // plain read by one of those lanes.  A race.
 //
 // trap2_reader_first_lane (1 warp): lane 0 plain-writes c[0]; __syncwarp; lanes 0

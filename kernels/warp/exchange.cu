@@ -1,7 +1,7 @@
 // Warp-synchronous exchange through shared memory, with and without __syncwarp.
 //
 // Each lane writes its own slot, then reads the slot of the next lane of the same
-// warp.  DESIGN.md 3: only barriers order events; the hardware's lock-step
+// warp.  semantics.md 1: only barriers order events; the hardware's lock-step
 // execution of a warp is not assumed.
 // warp_exchange_sync: __syncwarp() (full mask) between the write and the read;
 //   the writer of the slot read is a lane of the same warp, so the write

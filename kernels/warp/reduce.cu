@@ -8,7 +8,7 @@
 //   a step the read set [o, 2o) and the write set [0, o) are disjoint and s[l]
 //   is touched only by lane l, across steps the warp barrier orders: race-free.
 // warp_reduce_nosync: no barrier between the steps, relying on lock-step
-//   execution, which DESIGN.md 3 does not assume.  Derivation: element e is
+//   execution, which semantics.md 1 does not assume.  Derivation: element e is
 //   written at step o by lane e iff e < o, and read as s[l + o] at step o by lane
 //   e - o iff o <= e < 2o.
 //     [S2] lane 0,1 read s[2], s[3], written at [S4] by lanes 2,3 -> [S4]-[S2]
