@@ -36,7 +36,9 @@ def render_header() -> str:
             counter_fields=state.cxx_fields(state.COUNTER_FIELDS),
             record_fields=state.cxx_fields(state.RECORD_FIELDS),
             log_fields=state.cxx_fields(state.LOG_FIELDS),
+            bounds_fields=state.cxx_fields(state.BOUNDS_FIELDS),
             state_fields=state.cxx_fields(state.STATE_FIELDS),
+            bounds_slack=state.BOUNDS_SLACK,
         )
     )
 
@@ -57,6 +59,7 @@ def render_host_header() -> str:
             max_regions=state.MAX_REGIONS,
             fields=shadow.FIELD_ORDER[1:],
             counter_names=[name for name, _, _ in state.COUNTER_FIELDS],
+            bounds_cap=state.BOUNDS_CAP,
         )
     )
 

@@ -17,6 +17,13 @@ MAX_REGIONS = 256
 """Global regions (allocations) a launch can register."""
 MAX_SHARED_VARS = 16
 """`__shared__` variables one thread can have registered at once."""
+BOUNDS_SLACK = 4096
+"""Bytes past the end (or before the start) of a monitored allocation within
+which an access that falls in no allocation is an out-of-bounds access of
+that allocation. The CPU backend keeps a guard page of this size after and
+before every allocation, so there nothing else can be mapped."""
+BOUNDS_CAP = 256
+"""Out-of-bounds records a launch keeps (every access is counted)."""
 
 U64, U32 = "unsigned long long", "unsigned int"
 _CTYPES = {U64: ctypes.c_uint64, U32: ctypes.c_uint32}
@@ -35,6 +42,7 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("untracked_clock", U64, "accesses not tracked: the thread's barrier clock overflowed"),
     ("clock_overflow_threads", U64, "threads whose barrier clock overflowed"),
     ("unmonitored", U64, "accesses to memory in no registered region (local, unregistered)"),
+    ("out_of_bounds", U64, "accesses just outside a region (recorded when bounds is set)"),
     ("narrow", U64, "accesses narrower than their region's shadow unit"),
     ("partial_syncwarp", U64, "__syncwarp calls with a partial mask (not counted as barriers)"),
     ("shared_table_full", U64, "__shared__ registrations dropped: thread table full"),
@@ -66,6 +74,15 @@ LOG_FIELDS: list[tuple[str, str, str]] = [
     ("pad", U32, ""),
 ]
 
+BOUNDS_FIELDS: list[tuple[str, str, str]] = [
+    ("offset", U64, "byte offset from the region's base (two's complement: below it)"),
+    ("block", U64, "accessing block (linear)"),
+    ("site", U32, "access site"),
+    ("var", U32, "variable id of the region"),
+    ("tid", U32, "accessing thread (linear index in block)"),
+    ("action", U32, "R, W, BA or GA"),
+]
+
 STATE_FIELDS: list[tuple[str, str, str]] = [
     ("regions", f"Region[{MAX_REGIONS}]", "registered global regions"),
     ("frames", U64, "device address of the per-block shared-memory shadow frames"),
@@ -73,6 +90,9 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("counters", U64, "device address of the Counters"),
     ("log", U64, "device address of the replay LogRecord buffer; 0 when not replaying"),
     ("log_cap", U64, "LogRecords the buffer holds"),
+    ("bounds", U64, "device address of the BoundsRecord table; 0: out-of-bounds accesses "
+     "are not recorded"),
+    ("bounds_cap", U64, "BoundsRecords the table holds"),
     ("block_lo", U64, "first monitored block (linear)"),
     ("block_hi", U64, "one past the last monitored block"),
     ("dyn_shared_bytes", U64, "dynamic shared memory of this launch"),
@@ -86,6 +106,8 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("wc_field", U64, "the wc field's mask before shifting"),
     ("site_field", U64, "the site field's mask before shifting (0 without site bits)"),
     ("enabled", U32, "0 disables all tracking"),
+    ("bounds_continue", U32, "1: recorded out-of-bounds accesses are not performed (reads "
+     "give 0); 0: they are performed, as in the original program"),
     ("n_regions", U32, "regions in use"),
     ("report_cap", U32, "slots in the RaceRecord table (a power of two)"),
     ("dyn_gran_log2", U32, "log2 shadow unit of dynamic shared memory"),
@@ -122,6 +144,10 @@ class RaceRecord(ctypes.Structure):
 
 class LogRecord(ctypes.Structure):
     _fields_ = [(n, _CTYPES[t]) for n, t, _ in LOG_FIELDS]
+
+
+class BoundsRecord(ctypes.Structure):
+    _fields_ = [(n, _CTYPES[t]) for n, t, _ in BOUNDS_FIELDS]
 
 
 class State(ctypes.Structure):

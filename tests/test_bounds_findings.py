@@ -1,0 +1,69 @@
+"""Out-of-bounds accesses through instrumented accesses are findings.
+
+With HIRACE_BOUNDS=continue an access within BOUNDS_SLACK bytes outside a
+monitored allocation is reported (file, line, thread, block, allocation,
+offset) and not performed (reads give 0), and the launch goes on, so a race
+later in the same kernel is still found. Without it the access is recorded and
+performed as the original program would (on the CPU backend: a launch failure).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hirace_py import program
+from hirace_py.instrument import state
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "bounds" / "oob_race.cu"
+
+
+@pytest.fixture(scope="module")
+def executable(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bounds") / "oob_race"
+    program.build(program.BuildOptions(sources=(SOURCE,), output=out, cpu=True))
+    return out
+
+
+def run(executable: Path, tmp_path: Path, **env: str) -> tuple[subprocess.CompletedProcess, dict]:
+    report = tmp_path / "report.json"
+    proc = subprocess.run([str(executable)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HIRACE_REPORT": str(report), **env}, check=False)
+    return proc, json.loads(report.read_text())
+
+
+def test_continue_reports_the_access_and_finds_the_race_after_it(executable: Path,
+                                                                  tmp_path: Path) -> None:
+    proc, report = run(executable, tmp_path, HIRACE_BOUNDS="continue")
+    assert proc.returncode == 0
+    # The last thread read 0 in place of in[64]: out[63] = 63 + 0.
+    assert proc.stdout == "status: no error, last: 63\n"
+    assert [
+        (b["allocation"], b["file"], b["line"], b["write"], b["offset"], b["size"], b["count"],
+         b["thread"], b["block"], b["kernel"])
+        for b in report["bounds"]
+    ] == [("in", "oob_race.cu", 11, False, 256, 256, 1, [31, 0, 0], [1, 0, 0], "shift_sum")]
+    assert "Out-of-bounds Read of 'in' in kernel shift_sum, 1 access(es) (not performed: " \
+        "reads gave 0)" in proc.stderr
+    assert "byte offset 256 of a 256-byte allocation (0 byte(s) past its end)" in proc.stderr
+    assert {(r["variable"], r["second"]["site"]["line"]) for r in report["races"]} == {
+        ("total", 13)
+    }
+
+
+def test_without_continue_the_access_happens_as_in_the_original(executable: Path,
+                                                                 tmp_path: Path) -> None:
+    proc, report = run(executable, tmp_path)
+    # The CPU backend's guard page stops the launch: the same as the
+    # uninstrumented program, whose launch fails the same way.
+    assert "an illegal memory access" in proc.stdout
+    assert report["bounds"] == []
+
+
+def test_slack_is_the_cpu_guard_page() -> None:
+    assert state.BOUNDS_SLACK == os.sysconf("SC_PAGE_SIZE")
