@@ -5,6 +5,12 @@ cases: a kernel launch and the races it must produce, as unordered pairs of
 source lines with a kind and a memory space. A case passes when the set of
 reported (line pair, kind, space) equals the expected set: a missing entry is
 a miss, an extra one a false alarm.
+
+With `engine="values"` the expected set is the manifest's less the misses the
+suite documents for the values engine (`values.toml` next to the manifest:
+each a race of the manifest with its false-negative class, docs/engines.md);
+with `engine="both"` the FSM engine's races must match the manifest and the
+values engine's as for "values".
 """
 
 from __future__ import annotations
@@ -12,11 +18,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from hirace_py.checker import Checker
 from hirace_py.config import Config
 from hirace_py.launchspec import SpecError, load_toml, parse_launch
 from hirace_py.report import KINDS
+from hirace_py.values.compare import REASONS, Disagreement
+from hirace_py.values.engines import make_checker
 
 CASE_KEYS = {"name", "file", "description", "expect", "races", "warnings"}
 Key = tuple[tuple[int, int], str, str]
@@ -31,6 +39,8 @@ class Case:
     races: frozenset[Key]
     warnings: frozenset[str]
     launch: object
+    values_misses: frozenset[Key] = frozenset()
+    """Races of `races` the values engine is documented to miss (values.toml)."""
 
 
 @dataclass
@@ -40,17 +50,35 @@ class Result:
     warnings: set[str] = field(default_factory=set)
     error: str = ""
     seconds: float = 0.0
+    engine: str = "fsm"
+    values_found: set[Key] | None = None
+    """With engine "both": what the values engine found (`found` is the FSM's)."""
+    disagreements: list[Disagreement] = field(default_factory=list)
+    """With engine "both": the race keys one engine found alone, classified."""
+
+    def _expected(self, engine: str) -> set[Key]:
+        races = set(self.case.races)
+        return races - self.case.values_misses if engine == "values" else races
 
     @property
     def missed(self) -> set[Key]:
-        return set(self.case.races) - self.found
+        missed = self._expected(self.engine) - self.found
+        if self.values_found is not None:
+            missed |= self._expected("values") - self.values_found
+        return missed
 
     @property
     def false_alarms(self) -> set[Key]:
-        return self.found - set(self.case.races)
+        alarms = self.found - self._expected(self.engine)
+        if self.values_found is not None:
+            alarms |= self.values_found - self._expected("values")
+        return alarms
 
     @property
     def missing_warnings(self) -> set[str]:
+        """The manifest's warnings are the FSM engine's notices."""
+        if self.engine == "values":
+            return set()
         return set(self.case.warnings) - self.warnings
 
     @property
@@ -58,10 +86,29 @@ class Result:
         return not (self.error or self.missed or self.false_alarms or self.missing_warnings)
 
 
+def load_values_misses(directory: Path) -> dict[str, set[Key]]:
+    """The documented values-engine misses of a suite, by case name (values.toml)."""
+    path = directory / "values.toml"
+    if not path.is_file():
+        return {}
+    out: dict[str, set[Key]] = {}
+    for i, raw in enumerate(load_toml(path).get("miss", [])):
+        where = f"{path}: miss[{i}]"
+        lines, kind, space = raw.get("lines"), raw.get("kind"), raw.get("space")
+        if (not isinstance(raw.get("case"), str) or not isinstance(lines, list)
+                or len(lines) != 2 or kind not in KINDS or space not in ("global", "shared")
+                or raw.get("class") not in REASONS or not raw.get("why")):  # fmt: skip
+            raise SpecError(f"{where}: expected case, lines = [a, b], kind, space, class "
+                            f"(one of {', '.join(REASONS)}) and why")  # fmt: skip
+        out.setdefault(raw["case"], set()).add(((min(lines), max(lines)), kind, space))
+    return out
+
+
 def load_manifest(directory: Path) -> list[Case]:
     path = directory / "manifest.toml"
     doc = load_toml(path)
     cases = []
+    misses = load_values_misses(directory)
     for i, raw in enumerate(doc.get("case", [])):
         where = f"{path}: case[{i}]"
         name = raw.get("name", f"#{i}")
@@ -86,19 +133,28 @@ def load_manifest(directory: Path) -> list[Case]:
         file = directory / raw.get("file", "")
         if not file.is_file():
             raise SpecError(f"{where}.file: no such file {file}")
+        documented = misses.pop(name, set())
+        if documented - races:
+            raise SpecError(f"{directory / 'values.toml'}: case {name}: documented misses "
+                            f"{sorted(documented - races)} are not races of the manifest")
         cases.append(Case(name, file, raw.get("description", ""), expect, frozenset(races),
-                          frozenset(raw.get("warnings", [])), launch))  # fmt: skip
+                          frozenset(raw.get("warnings", [])), launch,
+                          frozenset(documented)))  # fmt: skip
+    if misses:
+        raise SpecError(f"{directory / 'values.toml'}: no such case(s): {', '.join(misses)}")
     if not cases:
         raise SpecError(f"{path}: no [[case]] tables")
     return cases
 
 
-def run_case(case: Case, checkers: dict[Path, Checker], backend: str, config: Config) -> Result:
-    result = Result(case)
+def run_case(case: Case, checkers: dict[Path, Any], backend: str, config: Config,
+             engine: str = "fsm") -> Result:  # fmt: skip
+    result = Result(case, engine=engine)
     start = time.perf_counter()
     try:
         if case.file not in checkers:
-            checkers[case.file] = Checker(case.file.read_text(), str(case.file), config, backend)
+            checkers[case.file] = make_checker(engine, case.file.read_text(), str(case.file),
+                                               config, backend)  # fmt: skip
         checker = checkers[case.file]
         spec = case.launch
         params = [p.name for p in checker.tables.kernel(spec.kernel).params]
@@ -106,7 +162,14 @@ def run_case(case: Case, checkers: dict[Path, Checker], backend: str, config: Co
         launch = checker.launch(spec.kernel, spec.grid, spec.block, args, spec.shared_bytes,
                                 spec.seed, spec.schedule)  # fmt: skip
         for r in launch.races:
-            result.found.add((r.lines(), r.kind, r.space))
+            if engine == "both" and r.engine == "values":
+                result.values_found = result.values_found or set()
+                result.values_found.add((r.lines(), r.kind, r.space))
+            else:
+                result.found.add((r.lines(), r.kind, r.space))
+        if engine == "both":
+            result.values_found = result.values_found or set()
+            result.disagreements = checker.last_disagreements
         result.warnings = {n.code for n in launch.notices}
     except Exception as exc:  # a failing case is a row of the table, never a crash
         result.error = f"{type(exc).__name__}: {exc}"
@@ -114,10 +177,11 @@ def run_case(case: Case, checkers: dict[Path, Checker], backend: str, config: Co
     return result
 
 
-def run(directory: Path, backend: str = "auto", config: Config | None = None) -> list[Result]:
+def run(directory: Path, backend: str = "auto", config: Config | None = None,
+        engine: str = "fsm") -> list[Result]:  # fmt: skip
     config = config or Config()
-    checkers: dict[Path, Checker] = {}
-    return [run_case(c, checkers, backend, config) for c in load_manifest(directory)]
+    checkers: dict[Path, Any] = {}
+    return [run_case(c, checkers, backend, config, engine) for c in load_manifest(directory)]
 
 
 def _fmt(keys: set[Key]) -> str:
@@ -136,7 +200,9 @@ def table(results: list[Result]) -> str:
         if r.false_alarms:
             details += f"false alarm: {_fmt(r.false_alarms)} "
         if r.missing_warnings:
-            details += f"missing warning: {', '.join(sorted(r.missing_warnings))}"
+            details += f"missing warning: {', '.join(sorted(r.missing_warnings))} "
+        if r.engine != "fsm" and r.case.values_misses:
+            details += f"values engine misses (documented): {_fmt(set(r.case.values_misses))}"
         out.append(f"{r.case.name:<{width}}  {r.case.expect:<9}  {len(r.found):>5}  "
                    f"{status:<6}  {details.strip()}")  # fmt: skip
     passed = sum(r.ok for r in results)

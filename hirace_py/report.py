@@ -72,6 +72,8 @@ class Race:
     count: int
     element: int
     exact: bool = True
+    engine: str = "fsm"
+    """Which engine found it: "fsm" (shadow words) or "values" (docs/engines.md)."""
 
     def lines(self) -> tuple[int, int]:
         a = self.first.site.line if self.first.site else 0
@@ -89,6 +91,7 @@ class Race:
             "count": self.count,
             "element": self.element,
             "exact": self.exact,
+            "engine": self.engine,
         }
 
 
@@ -176,8 +179,9 @@ def to_text(report: Report) -> str:
             f"on {launch.backend}: {len(launch.races)} race(s)"
         )
         for r in launch.races:
+            found_by = "" if r.engine == "fsm" else f" [{r.engine} engine]"
             out.append(
-                f"========= Race ({r.kind}) on {r.space} memory: '{r.variable}' element "
+                f"========= Race ({r.kind}){found_by} on {r.space} memory: '{r.variable}' element "
                 f"{r.element}, {r.count} element(s) with this pair of accesses"
             )
             first_action = r.first.site.action if r.first.site else "?"

@@ -24,6 +24,7 @@ from hirace_py.commands.common import add_compile_options, config, read_source, 
 from hirace_py.errors import HiraceError
 from hirace_py.launchspec import load as load_spec
 from hirace_py.report import FORMATS
+from hirace_py.values import ENGINES
 
 if TYPE_CHECKING:
     from hirace_py.indigo.runner import Request
@@ -40,6 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "or an Indigo suite directory (with --inputs)")  # fmt: skip
     p.add_argument("--launch", type=Path, help="launch spec (TOML) for a .cu file")
     p.add_argument("--backend", choices=BACKENDS, default="auto")
+    p.add_argument("--engine", choices=ENGINES, default="fsm",
+                   help="fsm: shadow-word FSM (default); values: LD-style value-based checking "
+                   "on the CPU backend; both: run both, report disagreements (docs/engines.md)")
+    p.add_argument("--deterministic", action="store_true",
+                   help="results are the values engine's union copies: the same for every "
+                   "schedule (needs --engine values or both)")
     p.add_argument("--format", choices=sorted(FORMATS), default="text")
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
     add_compile_options(p)
@@ -63,7 +70,12 @@ SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress")
 
 def run(args: argparse.Namespace) -> int:
     target: Path = args.target
+    if args.deterministic and args.engine == "fsm":
+        raise HiraceError("--deterministic needs --engine values or both")
     if args.inputs is not None:
+        if args.engine != "fsm":
+            raise HiraceError(f"--engine {args.engine} does not apply to Indigo suites yet; "
+                              "bench/engines.py compares the engines on one")  # fmt: skip
         return run_indigo(args)
     for name in SUITE_ONLY:
         if getattr(args, name) not in (None, False):
@@ -83,11 +95,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    from hirace_py.checker import Checker
+    from hirace_py.values.engines import make_checker
 
     specs = load_spec(args.launch)
-    checker = Checker(read_source(args.target), str(args.target), config(args), args.backend,
-                      args.include_dirs)  # fmt: skip
+    checker = make_checker(args.engine, read_source(args.target), str(args.target),
+                           config(args), args.backend, args.include_dirs,
+                           args.deterministic)  # fmt: skip
     print(f"hirace: {checker.backend_note}", file=sys.stderr)
     for i, spec in enumerate(specs):
         params = [p.name for p in checker.tables.kernel(spec.kernel).params]
@@ -103,7 +116,9 @@ def run_suite(args: argparse.Namespace) -> int:
 
     _, note = resolve(args.backend)
     print(f"hirace: {note}", file=sys.stderr)
-    results = litmus.run(args.target, args.backend, config(args))
+    if args.deterministic:
+        raise HiraceError("--deterministic applies to kernel files (--launch)")
+    results = litmus.run(args.target, args.backend, config(args), args.engine)
     write_output(litmus.table(results), args.output)
     return 0 if all(r.ok for r in results) else 1
 

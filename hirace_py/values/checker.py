@@ -1,0 +1,223 @@
+"""Check kernels with the values engine: the same instrumented source, another runtime.
+
+    from hirace_py.values.checker import ValuesChecker
+    checker = ValuesChecker(source, "k.cu")
+    launch = checker.launch("k", grid, block, args)   # arrays updated in place
+
+The launch's results are the union-copy results (docs/engines.md): for a
+kernel without races they are what any schedule gives; with races, every read
+saw the value at the start of its barrier interval (of its block, for global
+memory written by other blocks) and the highest warp (block) won every
+write-write conflict, whatever the schedule.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+
+import numpy as np
+
+from hirace_py.backends.base import Buffer
+from hirace_py.backends.cpu_device import CpuModule
+from hirace_py.backends.select import resolve
+from hirace_py.config import Config
+from hirace_py.errors import HiraceError
+from hirace_py.instrument import instrument
+from hirace_py.instrument.api import Instrumented
+from hirace_py.instrument.model import Kernel, Site, Tables
+from hirace_py.instrument.runtime import include_dir
+from hirace_py.report import Access, LaunchReport, Notice, Race, Report
+from hirace_py.values import layout
+from hirace_py.values.runtime import include_dir as values_include_dir
+
+STATE_SYMBOL = "hirace_values"
+KINDS = {layout.KIND_WW: "write-write", layout.KIND_RW: "read-write"}
+Dims = int | Sequence[int]
+
+
+def _dims3(value: Dims, what: str) -> tuple[int, int, int]:
+    items = [value] if isinstance(value, int | np.integer) else list(value)
+    if not 1 <= len(items) <= 3 or not all(isinstance(v, int | np.integer) and v >= 1
+                                           for v in items):  # fmt: skip
+        raise ValueError(f"{what} must be a positive int or 1 to 3 positive ints, got {value!r}")
+    items = [int(v) for v in items] + [1] * (3 - len(items))
+    return items[0], items[1], items[2]
+
+
+class ValuesChecker:
+    """One instrumented source compiled against the values runtime (CPU backend only)."""
+
+    engine = "values"
+
+    def __init__(
+        self,
+        source: str,
+        filename: str = "kernel.cu",
+        config: Config | None = None,
+        backend: str = "auto",
+        include_dirs: list[str] | None = None,
+        instrumented: Instrumented | None = None,
+    ) -> None:
+        self.config = config or Config()
+        if backend == "cupy":
+            raise HiraceError("--engine values runs on the CPU backend only; "
+                              "use --backend cpu or auto")  # fmt: skip
+        name, note = resolve(backend)
+        self.backend = "cpu"
+        self.backend_note = note if name == "cpu" else (
+            "backend auto: the values engine runs on the CPU backend")  # fmt: skip
+        self.filename = filename
+        self.lines = source.splitlines()
+        self.instrumented = instrumented or instrument(source, filename, self.config,
+                                                       include_dirs)  # fmt: skip
+        dirs = [values_include_dir(), include_dir(), *(include_dirs or [])]
+        self.module = CpuModule(self.instrumented.source, filename, dirs)
+        self.report = Report(filename, warnings=list(self.tables.warnings))
+        self.launches = 0
+
+    @property
+    def tables(self) -> Tables:
+        return self.instrumented.tables
+
+    def kernel_info(self, kernel: str, args: Sequence[object]) -> Kernel:
+        """The kernel's parameters, checked against `args` (TypeError naming the parameter)."""
+        try:
+            info = self.tables.kernel(kernel)
+        except KeyError as exc:
+            raise TypeError(str(exc.args[0])) from None
+        if len(args) != len(info.params):
+            raise TypeError(f"kernel {kernel} takes {len(info.params)} arguments, "
+                            f"got {len(args)}")  # fmt: skip
+        for p, a in zip(info.params, args, strict=True):
+            if p.pointer != isinstance(a, np.ndarray):
+                raise TypeError(f"kernel {kernel} parameter {p.name} ({p.type}): "
+                                f"got {type(a).__name__}")  # fmt: skip
+        return info
+
+    def launch(
+        self,
+        kernel: str,
+        grid: Dims,
+        block: Dims,
+        args: Sequence[object],
+        shared_bytes: int = 0,
+        seed: int = 0,
+        schedule: str = "inorder",
+        exited_threads: str = "error",
+    ) -> LaunchReport:
+        """Run one launch under the values engine; arrays in `args` get the union-copy results."""
+        g, b = _dims3(grid, "grid"), _dims3(block, "block")
+        info = self.kernel_info(kernel, args)
+        buffers: dict[str, Buffer] = {}
+        device_args: list[object] = []
+        for p, a in zip(info.params, args, strict=True):
+            if isinstance(a, np.ndarray):
+                buffers[p.name] = self.module.upload(a)
+                device_args.append(buffers[p.name])
+            else:
+                device_args.append(a)
+        records, counters = self._prepare(info, buffers, shared_bytes)
+        timing = self.module.launch(info.name, g, b, device_args, shared_bytes, seed, schedule,
+                                    exited_threads=exited_threads)  # fmt: skip
+        for p, a in zip(info.params, args, strict=True):
+            if p.name in buffers:
+                self.module.download(buffers[p.name], a)  # type: ignore[arg-type]
+        raw = (layout.VRecord * self.config.report_capacity).from_buffer_copy(
+            records.read().tobytes())
+        count = layout.VCounters.from_buffer_copy(counters.read().tobytes())
+        numbers = {name: int(getattr(count, name)) for name, _ in layout.VCounters._fields_}
+        launch = LaunchReport(
+            kernel, g, b, shared_bytes, "cpu", timing.seconds,
+            races=self.races(info, raw, g, b), notices=notices(numbers),
+            counters=numbers, stdout=timing.stdout,
+        )  # fmt: skip
+        self.report.launches.append(launch)
+        return launch
+
+    def _prepare(self, info: Kernel, buffers: dict[str, Buffer],
+                 shared_bytes: int) -> tuple[Buffer, Buffer]:  # fmt: skip
+        """Write the runtime state: the monitored global objects, record table, counters."""
+        state = layout.VState()
+        regions = []
+        for p in info.params:
+            buf = buffers.get(p.name)
+            if (buf is None or p.var is None or not self.config.monitor_variable(p.name)
+                    or buf.nbytes == 0):  # fmt: skip
+                continue
+            regions.append((self.tables.variables[p.var], buf.address, buf.nbytes))
+        for var in self.tables.variables:
+            if var.kind == "device" and var.size > 0 and self.config.monitor_variable(var.name):
+                regions.append((var, self.module.global_address(var.name), var.size))
+        if len(regions) > layout.MAX_OBJECTS:
+            raise HiraceError(f"{len(regions)} monitored arrays; the values engine handles "
+                              f"at most {layout.MAX_OBJECTS}")  # fmt: skip
+        for i, (var, address, nbytes) in enumerate(regions):
+            state.regions[i] = layout.VRegion(address, address + nbytes, var.gran_log2, var.id)
+        state.n_regions = len(regions)
+        cap = self.config.report_capacity
+        records = self.module.alloc(cap * ctypes.sizeof(layout.VRecord))
+        counters = self.module.alloc(ctypes.sizeof(layout.VCounters))
+        self.launches += 1
+        state.records, state.record_cap = records.address, cap
+        state.counters, state.launch_id = counters.address, self.launches
+        state.dyn_shared_bytes = shared_bytes
+        state.dyn_gran_log2 = self.tables.dynamic_shared_gran_log2
+        state.enabled = 1
+        self.module.write_global(STATE_SYMBOL, bytes(state))
+        return records, counters
+
+    def access(self, site: Site | None, tid: int, block: int, g: tuple, b: tuple) -> Access:
+        thread = (tid % b[0], tid // b[0] % b[1], tid // (b[0] * b[1]))
+        blk = (block % g[0], block // g[0] % g[1], block // (g[0] * g[1]))
+        line = ""
+        if site is not None and 0 < site.line <= len(self.lines):
+            line = self.lines[site.line - 1]
+        return Access(site, thread, blk, line)
+
+    def races(self, kernel: Kernel, records: ctypes.Array, g: tuple, b: tuple) -> list[Race]:
+        """Conflict records as races: `first` is the access of the writer (or first
+        writer), `second` the reader (or second writer)."""
+        sites = self.tables.sites
+        out = []
+        for r in records:
+            if not r.key:
+                continue
+            kind = KINDS[r.key >> 62]
+            site_a = (r.key >> 31 & 0x7FFFFFFF) - 1
+            site_b = (r.key & 0x7FFFFFFF) - 1
+            var = self.tables.variables[r.var]
+            out.append(Race(
+                kind, var.space, var.name, kernel.name,
+                self.access(sites[site_a] if site_a >= 0 else None, r.tid_a, r.block_a, g, b),
+                self.access(sites[site_b] if site_b >= 0 else None, r.tid_b, r.block_b, g, b),
+                r.count, r.unit, True, engine=self.engine,
+            ))  # fmt: skip
+        return sorted(out, key=lambda r: (r.lines(), r.kind))
+
+
+def notices(c: dict[str, int]) -> list[Notice]:
+    """What the values engine could not check in a launch, from its counters."""
+    out = []
+    if c["atomic_accesses"]:
+        out.append(Notice(
+            "values-atomics",
+            f"values engine: {c['atomic_intervals']} of {c['intervals']} barrier interval(s) "
+            f"used atomics ({c['atomic_accesses']} atomic access(es)); the "
+            f"{c['atomic_bytes']} byte(s) accessed atomically act on memory directly and "
+            f"were not checked, nor were {c['atomic_plain']} plain access(es) to them",
+            c["atomic_intervals"],
+        ))  # fmt: skip
+    texts = {
+        "unmonitored": "access(es) to memory the values engine does not privatize (local "
+                       "memory through pointers, or allocations that were not registered)",
+        "straddling": "access(es) running past the end of their variable were not checked",
+        "report_overflow": "conflict record(s) dropped: the table was full "
+                           "(raise report.capacity)",
+        "objects_dropped": "__shared__ variable(s) not privatized: too many monitored "
+                           "objects; their accesses were not checked",
+    }  # fmt: skip
+    for key, text in texts.items():
+        if c[key]:
+            out.append(Notice(f"values-{key.replace('_', '-')}", f"{c[key]} {text}", c[key]))
+    return out

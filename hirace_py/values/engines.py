@@ -1,0 +1,103 @@
+"""Choose a race engine: "fsm" (shadow words), "values" (LD-style) or "both".
+
+`make_checker(engine, ...)` returns an object with the `Checker` interface the
+commands use (`launch`, `report`, `tables`, `backend_note`). "both" runs the
+FSM engine and then the values engine on the same inputs, reports the races
+either found (each tagged with its engine), and adds one notice per
+disagreement with its reason (see `hirace_py.values.compare`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from hirace_py.checker import Checker
+from hirace_py.config import Config
+from hirace_py.errors import HiraceError
+from hirace_py.instrument.model import Tables
+from hirace_py.report import LaunchReport, Report
+from hirace_py.values import ENGINES
+from hirace_py.values.checker import Dims, ValuesChecker
+from hirace_py.values.compare import Disagreement, disagreements
+
+
+class BothChecker:
+    """The FSM and values engines on one instrumented source, launch by launch."""
+
+    engine = "both"
+
+    def __init__(
+        self,
+        source: str,
+        filename: str = "kernel.cu",
+        config: Config | None = None,
+        backend: str = "auto",
+        include_dirs: list[str] | None = None,
+        deterministic: bool = False,
+    ) -> None:
+        self.fsm = Checker(source, filename, config, backend, include_dirs)
+        self.values = ValuesChecker(source, filename, config, "cpu", include_dirs,
+                                    instrumented=self.fsm.instrumented)  # fmt: skip
+        self.deterministic = deterministic
+        self.backend_note = f"{self.fsm.backend_note}; values engine on the CPU backend"
+        self.report = Report(filename, warnings=list(self.tables.warnings))
+        self.last_disagreements: list[Disagreement] = []
+
+    @property
+    def tables(self) -> Tables:
+        return self.fsm.tables
+
+    def launch(
+        self,
+        kernel: str,
+        grid: Dims,
+        block: Dims,
+        args: Sequence[object],
+        shared_bytes: int = 0,
+        seed: int = 0,
+        schedule: str = "inorder",
+        exited_threads: str = "error",
+    ) -> LaunchReport:
+        """Both engines from the same inputs. The arrays in `args` get the FSM run's
+        results (the plain execution), or the values run's with `deterministic`."""
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        fsm_args, values_args = (copies, args) if self.deterministic else (args, copies)
+        f = self.fsm.launch(kernel, grid, block, fsm_args, shared_bytes, seed, schedule,
+                            exited_threads)  # fmt: skip
+        v = self.values.launch(kernel, grid, block, values_args, shared_bytes, seed, schedule,
+                               exited_threads)  # fmt: skip
+        self.last_disagreements = disagreements(f, v)
+        launch = LaunchReport(
+            kernel, f.grid, f.block, shared_bytes, f.backend, f.seconds + v.seconds,
+            races=f.races + v.races,
+            notices=f.notices + v.notices + [d.notice() for d in self.last_disagreements],
+            counters={**f.counters, **{f"values_{k}": n for k, n in v.counters.items()}},
+            shadow_bytes=f.shadow_bytes, stdout=f.stdout,
+        )  # fmt: skip
+        self.report.launches.append(launch)
+        return launch
+
+
+def make_checker(
+    engine: str,
+    source: str,
+    filename: str = "kernel.cu",
+    config: Config | None = None,
+    backend: str = "auto",
+    include_dirs: list[str] | None = None,
+    deterministic: bool = False,
+) -> Checker | ValuesChecker | BothChecker:
+    """A checker for `engine`; `deterministic` (values or both only) makes the
+    launches' results the values engine's union-copy results."""
+    if engine not in ENGINES:
+        raise HiraceError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "fsm":
+        if deterministic:
+            raise HiraceError("--deterministic needs --engine values or both: deterministic "
+                              "results are the values engine's union copies")  # fmt: skip
+        return Checker(source, filename, config, backend, include_dirs)
+    if engine == "values":
+        return ValuesChecker(source, filename, config, backend, include_dirs)
+    return BothChecker(source, filename, config, backend, include_dirs, deterministic)
