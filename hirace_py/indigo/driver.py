@@ -47,6 +47,8 @@ from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.stub import redirect
 from hirace_py.indigo.suite import Code
 from hirace_py.report import LaunchReport, Race
+from hirace_py.values.checker import ValuesChecker
+from hirace_py.values.engines import BothChecker, make_checker
 
 KERNEL = "test_kernel"
 MAX_BOUNDS = 4
@@ -124,6 +126,8 @@ class Settings:
     backend: str
     """A concrete backend ('cpu' or 'cupy')."""
     config: Config
+    engine: str = "fsm"
+    """The race engine (hirace_py.values.engines): "fsm", "values" or "both"."""
 
 
 def _race_json(race: Race) -> dict:
@@ -155,7 +159,7 @@ class CodeRunner:
     def __init__(self, code: Code, settings: Settings) -> None:
         self.code = code
         self.settings = settings
-        self.checker: Checker | None = None
+        self.checker: Checker | ValuesChecker | BothChecker | None = None
         self.error = ""
         self.host: serial.HostLibrary | None = None
         self.host_error = ""
@@ -166,8 +170,9 @@ class CodeRunner:
                 raise HiraceError(f"unknown bug tag(s) {tags} in the file name: cannot tell "
                                   "what the code should contain")  # fmt: skip
             dtype = code.dtype
-            self.checker = Checker(redirect(code.source, "kernel"), str(code.path),
-                                   settings.config, settings.backend)  # fmt: skip
+            self.checker = make_checker(settings.engine, redirect(code.source, "kernel"),
+                                        str(code.path), settings.config,
+                                        settings.backend)  # fmt: skip
         # One code failing to instrument or compile, for whatever reason, is
         # that code's error row; it must not stop the suite.
         except Exception as exc:
