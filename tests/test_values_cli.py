@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -83,9 +84,22 @@ def test_bad_engine_options_are_one_line_errors(
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_indigo_suites_take_the_fsm_engine_only(
+def test_indigo_suite_with_both_engines_and_with_values_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    graph = Path(__file__).resolve().parent.parent / "indigo" / "graphs" / "dag_8.egr"
-    assert main(["check", str(tmp_path), "--inputs", str(graph), "--engine", "both"]) == 2
-    assert "does not apply to Indigo suites" in capsys.readouterr().err
+    """A racy code whose race is between warps (both engines find it) and one
+    whose race is between lanes of one warp (the values engine misses it)."""
+    root = Path(__file__).resolve().parent.parent / "indigo"
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for name in ("push_atomicBug.cu", "pull_warp_guardBug.cu"):
+        shutil.copy(root / "minisuite" / name, suite / name)
+    argv = [str(suite), "--inputs", str(root / "graphs" / "dag_60.egr"), "--blocks", "2",
+            "--threads", "64", "--format", "json", "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
+    assert main(["check", *argv, "--engine", "both"]) == 0
+    [both] = json.loads(capsys.readouterr().out)
+    assert (both["engine"], both["found"], both["missed"]) == ("both", 2, 0)
+    assert main(["check", *argv, "--engine", "values"]) == 1
+    [values] = json.loads(capsys.readouterr().out)
+    assert (values["engine"], values["found"], values["missed"]) == ("values", 1, 1)
+    assert [c["code"] for c in values["missed_codes"]] == ["pull_warp_guardBug.cu"]

@@ -73,9 +73,6 @@ def run(args: argparse.Namespace) -> int:
     if args.deterministic and args.engine == "fsm":
         raise HiraceError("--deterministic needs --engine values or both")
     if args.inputs is not None:
-        if args.engine != "fsm":
-            raise HiraceError(f"--engine {args.engine} does not apply to Indigo suites yet; "
-                              "bench/engines.py compares the engines on one")  # fmt: skip
         return run_indigo(args)
     for name in SUITE_ONLY:
         if getattr(args, name) not in (None, False):
@@ -157,7 +154,7 @@ def _indigo_request(args: argparse.Namespace) -> Request:
         raise HiraceError(f"--db {args.db}: not a file")
     backend, note = resolve(args.backend)
     print(f"hirace: {note}", file=sys.stderr)
-    settings = Settings(threads, blocks, backend, config(args))
+    settings = Settings(threads, blocks, backend, config(args), args.engine)
     progress = args.progress or sys.stderr.isatty()
     return Request(args.target, tuple(args.inputs), settings, jobs, args.db, progress)
 
@@ -177,11 +174,12 @@ def run_indigo(args: argparse.Namespace) -> int:
         return 130
     s = request.settings
     if args.format == "json":
-        setup = {"threads": s.threads, "blocks": s.blocks, "backend": s.backend}
+        setup = {"threads": s.threads, "blocks": s.blocks, "backend": s.backend,
+                 "engine": s.engine}
         text = summary.to_json(outcome.summaries, setup)
     else:
         text = (f"Indigo suite {args.target}: {outcome.codes} codes, threads {s.threads}, "
-                f"blocks {s.blocks}, backend {s.backend}\n\n")  # fmt: skip
+                f"blocks {s.blocks}, backend {s.backend}, engine {s.engine}\n\n")  # fmt: skip
         text += summary.table(outcome.summaries) + summary.details(outcome.summaries)
     write_output(text, args.output)
     bad = ("missed", "false_alarms", "errors")

@@ -83,9 +83,12 @@ class Setup:
     config_hash: str
 
 
-def config_hash(config: Config) -> str:
-    """A short hash of every setting of `config` (not where it was read from)."""
+def config_hash(config: Config, engine: str = "fsm") -> str:
+    """A short hash of every setting of `config` (not where it was read from) and
+    of the race engine when it is not the default (so FSM results stay valid)."""
     values = {f.name: getattr(config, f.name) for f in fields(config) if f.name != "source"}
+    if engine != "fsm":
+        values["engine"] = engine
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -108,7 +108,8 @@ def check_suite(request: Request, note: Callable[[str], None]) -> Outcome:
                           "and include indigo_cuda.h) found")  # fmt: skip
     inputs = [load_input(path) for path in request.inputs]
     settings = request.settings
-    setup = Setup(settings.threads, settings.blocks, settings.backend, config_hash(settings.config))
+    setup = Setup(settings.threads, settings.blocks, settings.backend,
+                  config_hash(settings.config, settings.engine))  # fmt: skip
     db = ResultsDB(request.db)
     try:
         tasks = plan(codes, inputs, db.done(setup))
