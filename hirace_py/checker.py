@@ -56,6 +56,7 @@ class Checker:
         self.filename = filename
         self.lines = source.splitlines()
         self.instrumented = instrument(source, filename, self.config, include_dirs)
+        self.instrumented.write_headers()
         dirs = [include_dir(), *(include_dirs or [])]
         self.module, sequential = open_module(
             self.backend, self.instrumented.source, filename, dirs, self.tables

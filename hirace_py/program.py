@@ -5,12 +5,16 @@
 
 1. every source is read and instrumented as a program unit (so that kernels
    defined in one file and launched from another are checked too), for the
-   GPU or for the CPU backend; `instrument=False` skips this (the original
-   program, for comparing what it prints);
+   GPU or for the CPU backend, with every user header it reaches
+   (hirace_py.instrument.files); `instrument=False` skips this (the original
+   program, for comparing what it prints). A source that another source
+   includes (`#include "x_kernel.cu"`) is built as part of that one only,
+   as its author meant (compiling it twice would define its kernels twice);
 2. what the compiler compiles is written next to the output, in
    `<output>.hirace/`: `<name>.hirace.cu` (the instrumented source, to read),
-   `include/` (hirace's runtime headers) and, for the CPU, `<name>.cpu.cpp`
-   (the source as g++ sees it);
+   `headers/` (the rewritten copies of the user headers, under their
+   absolute paths), `include/` (hirace's runtime headers) and, for the CPU,
+   `<name>.cpu.cpp` (the source as g++ sees it);
 3. nvcc builds the GPU program (`-arch`, `-std=c++17`, the include
    directories); g++ builds the CPU one against the CPU backend's program
    runtime (hirace_py.backends.cpu_program).
@@ -35,11 +39,13 @@ from pathlib import Path
 
 import hirace_py
 from hirace_py.backends import cpu_program
-from hirace_py.backends.cpu_build import _local_headers
 from hirace_py.backends.cpu_runtime import cache_root, file_lock
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError
+from hirace_py.includes import local_headers
 from hirace_py.instrument import instrument, runtime
+from hirace_py.instrument.api import Instrumented, relocate, write_text
+from hirace_py.instrument.files import HeaderCopy, tag_of
 from hirace_py.instrument.model import Warning
 
 DEFAULT_ARCH = "sm_80"
@@ -75,6 +81,10 @@ class Built:
     work_dir: Path
     compiled: tuple[Path, ...]  # the sources built: instrumented copies, or the originals
     warnings: tuple[Warning, ...]  # constructs the instrumentation could not check
+    included: tuple[tuple[Path, Path], ...] = ()
+    """(source, the source that includes it): sources built only as part of another."""
+    headers: tuple[HeaderCopy, ...] = ()
+    """The user headers rewritten for the program."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,7 @@ class _Source:
     name: str  # unique stem for the generated files
     text: str  # what the compiler gets (instrumented or original)
     line_offset: int  # lines of `text` before the user's line 1
+    headers: tuple[HeaderCopy, ...] = ()  # its user headers' copies
 
 
 def work_dir(output: Path) -> Path:
@@ -121,25 +132,57 @@ def _line_offset(text: str, display: str) -> int:
     return text.count("\n", 0, at) + 1 if at >= 0 else 0
 
 
-def _prepare(options: BuildOptions) -> tuple[list[_Source], list[Warning]]:
-    """Reads and (unless told not to) instruments every source."""
+def included_sources(sources: tuple[Path, ...], include_dirs: tuple[str, ...]) -> dict[Path, Path]:
+    """The sources another source includes, each with (the first) one that does."""
+    real = {path.resolve(): path for path in sources}
+    dirs = [Path(d).resolve() for d in include_dirs]
+    out: dict[Path, Path] = {}
+    for path in sources:
+        for header, _ in local_headers(_read(path), [path.parent.resolve(), *dirs]):
+            other = real.get(Path(header))
+            if other is not None and other != path and other not in out:
+                out[other] = path
+    return out
+
+
+def _prepare(options: BuildOptions, work: Path) -> tuple[list[_Source], list[Warning]]:
+    """Reads and (unless told not to) instruments every source that is a unit of its own."""
     if not options.sources:
         raise BuildError("no source files given")
+    included = included_sources(options.sources, options.include_dirs)
     sources, warnings = [], []
     defined: set[str] = set()
-    target = "cpu" if options.cpu else "gpu"
+    copies: dict[Path, str] = {}
     for path, name in zip(options.sources, _unique_names(options.sources), strict=True):
+        if path in included:
+            continue
         text = _read(path)
-        offset = 0
+        offset, headers = 0, ()
         if options.instrument:
-            result = instrument(text, str(path), options.config, list(options.include_dirs),
-                                options.defines, target=target, program=True)  # fmt: skip
-            text = result.source
+            result = _instrument_unit(options, path, text, work / "headers")
+            if any(copies.get(h.path, h.text) != h.text for h in result.headers):
+                # A header this unit sees differently (other macros before its
+                # #include): this unit gets copies of its own.
+                result = _instrument_unit(options, path, text, work / f"headers-{name}")
+            copies.update((h.path, h.text) for h in result.headers)
+            text, headers = result.source, result.headers
             offset = _line_offset(text, os.path.basename(path))
-            warnings.extend(result.tables.warnings)
+            warnings.extend(w for w in result.tables.warnings if w not in warnings)
             defined.update(k.name for k in result.tables.kernels)
-        sources.append(_Source(path, name, text, offset))
+        elif options.cpu:
+            text, headers = relocate(text, str(path), list(options.include_dirs),
+                                     options.defines, work / "headers")  # fmt: skip
+        sources.append(_Source(path, name, text, offset, headers))
     return sources, [w for w in warnings if not _defined_elsewhere(w, defined)]
+
+
+def _instrument_unit(
+    options: BuildOptions, path: Path, text: str, header_dir: Path
+) -> Instrumented:
+    target = "cpu" if options.cpu else "gpu"
+    return instrument(text, str(path), options.config, list(options.include_dirs),
+                      options.defines, target=target, program=True,
+                      header_dir=header_dir)  # fmt: skip
 
 
 def _defined_elsewhere(warning: Warning, kernels: set[str]) -> bool:
@@ -151,13 +194,17 @@ def _defined_elsewhere(warning: Warning, kernels: set[str]) -> bool:
 
 def build(options: BuildOptions) -> Built:
     """Instruments and builds the program; see the module's description."""
-    sources, warnings = _prepare(options)
     work = work_dir(options.output)
+    sources, warnings = _prepare(options, work)
     try:
         work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"{work}: cannot create: {exc.strerror}") from None
     include = runtime.write_include_dir(work / "include")
+    headers = {h.path: h for s in sources for h in s.headers}
+    if not options.cpu:
+        for h in headers.values():
+            write_text(h.path, h.text)
     compiled = []
     for s in sources:
         if options.instrument:
@@ -170,7 +217,9 @@ def build(options: BuildOptions) -> Built:
         _build_cpu(options, sources, work)
     else:
         _build_gpu(options, sources, compiled, include)
-    return Built(options.output, work, tuple(compiled), tuple(warnings))
+    included = included_sources(options.sources, options.include_dirs)
+    return Built(options.output, work, tuple(compiled), tuple(warnings),
+                 tuple(included.items()), tuple(headers.values()))  # fmt: skip
 
 
 def _defines(defines: dict[str, str | int | None]) -> list[str]:
@@ -203,6 +252,13 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
     dirs = [Path(d) for d in options.include_dirs]
     if options.instrument:
         dirs.insert(0, include)
+    # Header copies are translated as sources are (kernels registered,
+    # `extern __shared__` and launches rewritten), each once.
+    for h in {h.path: h for s in sources for h in s.headers}.values():
+        display = os.path.basename(h.original)
+        translated = cpu_program.translate_source(h.text, display, options.defines, 1,
+                                                  tag_of(h.original))  # fmt: skip
+        write_text(h.path, translated)
 
     def compile_one(s: _Source) -> Path:
         display = os.path.basename(s.path)
@@ -266,7 +322,7 @@ def cache_key(options: BuildOptions) -> str:
     for path in options.sources:
         text = _read(path)
         digest.update(f"{path.resolve()}\0{text}\0".encode())
-        for header, data in _local_headers(text, [path.parent.resolve(), *dirs]):
+        for header, data in local_headers(text, [path.parent.resolve(), *dirs]):
             digest.update(header.encode() + b"\0" + data + b"\0")
     return digest.hexdigest()[:24]
 

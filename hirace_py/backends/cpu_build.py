@@ -28,9 +28,9 @@ from hirace_py.backends.cpu_runtime import (
     runtime,
 )
 from hirace_py.backends.cpu_source import TranslationUnit, translate
+from hirace_py.includes import local_headers
 
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*\Z")
-_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
 # g++'s "file:line:col: error: ..." (also "fatal error").
 _DIAGNOSTIC_RE = re.compile(r"^(.+?):(\d+):(?:\d+:)? (?:fatal )?error: ", re.M)
 
@@ -60,25 +60,6 @@ def _define_flags(defines: dict[str, str | int | None] | None) -> list[str]:
         else:
             flags.append(f"-D{name}={value}")
     return flags
-
-
-def _local_headers(source: str, search: list[Path]) -> list[tuple[str, bytes]]:
-    """Contents of the headers the source includes from its own directories,
-    recursively: they are part of the cache key. System headers are not."""
-    found: dict[Path, bytes] = {}
-    pending = [(source, search)]
-    while pending:
-        text, dirs = pending.pop()
-        for _, name in _INCLUDE_RE.findall(text):
-            for directory in dirs:
-                path = (directory / name).resolve()
-                if path.is_file():
-                    if path not in found:
-                        data = path.read_bytes()
-                        found[path] = data
-                        pending.append((data.decode(errors="replace"), [path.parent, *dirs]))
-                    break
-    return sorted((str(p), data) for p, data in found.items())
 
 
 def _source_line(filename: str, line: int, source: str, display: str) -> str | None:
@@ -140,7 +121,7 @@ def build(
     for part in parts:
         digest.update(part.encode())
         digest.update(b"\0")
-    for path, data in _local_headers(source, [d for d in [own_dir, *dirs] if d]):
+    for path, data in local_headers(source, [d for d in [own_dir, *dirs] if d]):
         digest.update(path.encode() + b"\0" + data + b"\0")
     key = digest.hexdigest()[:24]
     directory = rt.directory.parent / "kernels"

@@ -46,6 +46,7 @@ from hirace_py.backends.cpu_runtime import (
 )
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
 from hirace_py.cuda_headers import CUDA_HEADERS, write_stand_ins
+from hirace_py.instrument.launch_syntax import contiguous
 
 PROGRAM_HEADER = "cuda_cpu_program.h"
 PROGRAM_SOURCE = "cuda_cpu_program.cpp"
@@ -235,19 +236,22 @@ class ProgramRenderer(Renderer):
 
     `line_offset` is how many lines of `text` come before the user's line 1
     (the header hirace's instrumentation puts before a `#line 1`), so that
-    markers after insertions name the user's lines.
+    markers after insertions name the user's lines. `tag` keeps the names of
+    a header's insertions apart from those of the source that includes it.
     """
 
-    def __init__(self, line_offset: int = 0) -> None:
+    def __init__(self, line_offset: int = 0, tag: str = "") -> None:
         self._macros = macros(UNIT_TEMPLATE)
         self._shared = ModuleRenderer()
         self.line_offset = line_offset
+        self.tag = tag
 
     def prologue(self, filename: str) -> str:
         return str(self._macros.prologue(filename))
 
     def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
-        return str(self._macros.kernel_stub(index, name, line - self.line_offset, filename))
+        return str(self._macros.kernel_stub(f"{self.tag}{index}", name, line - self.line_offset,
+                                            filename))  # fmt: skip
 
     def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
         return str(self._macros.global_accessor(index, name, line - self.line_offset, filename))
@@ -360,16 +364,21 @@ def _launch_close(tokens: list[Token], code: list[int], k: int) -> int | None:
 
 
 def translate_source(
-    text: str, display: str, defines: dict[str, str | int | None], line_offset: int = 0
+    text: str,
+    display: str,
+    defines: dict[str, str | int | None],
+    line_offset: int = 0,
+    tag: str = "",
 ) -> str:
-    """`text` (a program source, instrumented or not) ready for g++: launches
-    rewritten, then the backend's translation with program insertions."""
+    """`text` (a program source or header, instrumented or not) ready for g++:
+    launches rewritten, then the backend's translation with program insertions
+    (named apart by `tag` in a header)."""
     macros_known = predefined_macros()
     for flag in _define_flags(defines):
         name, _, value = flag[2:].partition("=")
         macros_known[name] = value or "1"
-    unit = translate(rewrite_launches(text), quote_filename(display), macros_known,
-                     ProgramRenderer(line_offset))  # fmt: skip
+    unit = translate(rewrite_launches(contiguous(text)), quote_filename(display), macros_known,
+                     ProgramRenderer(line_offset, f"{tag}_" if tag else ""))  # fmt: skip
     return unit.text
 
 

@@ -29,6 +29,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
     p.add_argument("--tables", type=Path, help="write sites, variables and kernels as JSON")
     p.add_argument(
+        "--headers",
+        type=Path,
+        metavar="DIR",
+        help="where the rewritten copies of the user headers the source includes go "
+        "(default: OUTPUT.headers/, or SOURCE.headers/ when writing to stdout); the "
+        "output's #include lines name them",
+    )
+    p.add_argument(
         "--strict",
         action="store_true",
         help="treat anything that cannot be instrumented as an error (exit 2)",
@@ -51,9 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     source = read_source(args.source)
+    where = args.output if args.output is not None else args.source
+    header_dir = args.headers or where.with_name(where.name + ".headers")
     result = instrument(
         source, str(args.source), config(args), args.include_dirs, defines(args),
-        target=args.target, program=args.program,
+        target=args.target, program=args.program, header_dir=header_dir,
     )  # fmt: skip
     warnings = result.tables.warnings
     for w in warnings:
@@ -63,6 +73,16 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         if args.strict:
             raise HiraceError(f"--strict: {len(warnings)} construct(s) could not be instrumented")
+    if result.headers:
+        try:
+            result.write_headers()
+        except OSError as exc:
+            raise HiraceError(f"{header_dir}: cannot write the header copies: {exc}") from None
+        names = ", ".join(
+            f"{h.original}{'' if h.instrumented else ' (includes only)'}" for h in result.headers
+        )
+        print(f"hirace: rewrote {len(result.headers)} user header(s) into {header_dir}/: {names}",
+              file=sys.stderr)  # fmt: skip
     write_output(result.source, args.output)
     if args.tables is not None:
         write_output(json.dumps(result.tables.to_json(), indent=2) + "\n", args.tables)

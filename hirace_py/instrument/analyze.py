@@ -1,7 +1,9 @@
 """Plan the rewrite: find every memory access, barrier and atomic in device code.
 
-The planner walks each kernel and `__device__` function defined in the main
-file and produces textual edits (hirace_py.instrument.edits):
+The planner walks each kernel and `__device__` function defined in the user
+files of a translation unit (the source and the headers it reaches, see
+hirace_py.instrument.files) and produces textual edits
+(hirace_py.instrument.edits) for each file:
 
 * a *memory lvalue* is an lvalue that may live in global or shared memory: a
   dereference of a pointer (`*p`, `p[i]`, `p->f`, implicit `this->f`), an
@@ -27,13 +29,22 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import clang.cindex as ci
 
 from hirace_py.instrument import edits
+from hirace_py.instrument.files import (
+    FRAME_DYNAMIC,
+    FRAME_LOCALS,
+    SourceFile,
+    is_system,
+    quote,
+    tag_of,
+)
 from hirace_py.instrument.model import Kernel, Param, Site, Tables, Variable, Warning
-from hirace_py.instrument.parse import Parsed, binary_operator, in_main_file, unary_operator
+from hirace_py.instrument.parse import Parsed, binary_operator, in_system_header, unary_operator
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -58,6 +69,9 @@ LOADS = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}
 STORES = {"__stwb", "__stcg", "__stcs", "__stwt"}
 VALUE_BARRIERS = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
 UNTRACKED_CALLS = {"memcpy", "memset", "memmove"}
+# Compiler built-ins that read or write memory the instrumentation cannot see into.
+UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove",
+                      "__builtin_memcmp", "__builtin_strcpy", "__builtin_strncpy"}  # fmt: skip
 PRELUDE = "parse_prelude.h"
 
 
@@ -111,60 +125,110 @@ class Planner:
 
     def __init__(self, parsed: Parsed, select_kernel: Callable[[str], bool]) -> None:
         self.parsed = parsed
-        self.src = parsed.source
         self.main = parsed.filename
-        self.display = os.path.basename(parsed.filename)
+        self.main_file = SourceFile(parsed.filename, os.path.realpath(parsed.filename),
+                                    parsed.source, "")  # fmt: skip
+        self.files: dict[str, SourceFile] = {parsed.filename: self.main_file}
+        """User files by libclang's name, in the order the unit reaches them."""
+        self._not_user: set[str] = set()
         self.select_kernel = select_kernel
         self.tables = Tables()
-        self.file_edits: list[edits.Edit] = []
-        self.shared_vars: dict[str, Variable] = {}
+        self.shared_vars: dict[str, tuple[Variable, SourceFile]] = {}
         self.device_names: set[str] = set()
         self.device_usrs: set[str] = set()
-        self.macros: list[tuple[int, int]] = []
-        self._warned: set[tuple[int, str]] = set()
+        self._warned: set[tuple[str, int, str]] = set()
+        # Which file numbers each site, variable and kernel (ids are numbered
+        # within a file until `finish` makes them the unit's).
+        self._site_files: list[SourceFile] = []
+        self._variable_files: list[SourceFile] = []
+        self._kernel_files: list[SourceFile] = []
+        self._counts: dict[tuple[str, str], int] = {}
+        self.frame_bases: dict[str, int] = {}
+        self.site_bases: dict[str, int] = {}
+        self.variable_bases: dict[str, int] = {}
+        self.positions: dict[str, tuple[int, int]] = {}
+        """Where variables and functions are declared in the unit: (top-level index, offset)."""
 
     # -- helpers -----------------------------------------------------------
 
-    def in_main(self, c: ci.Cursor) -> bool:
+    def user_file(self, name: str) -> SourceFile | None:
+        """The user file libclang calls `name`, or None for a system header."""
+        found = self.files.get(name)
+        if found is not None or name in self._not_user:
+            return found
+        if is_system(name, self.parsed.stub_dir):
+            self._not_user.add(name)
+            return None
+        path = os.path.realpath(name)
+        data = self.parsed.unsaved.get(path)
+        if data is None:
+            try:
+                data = Path(path).read_bytes()
+            except OSError:
+                self._not_user.add(name)
+                return None
+        found = self.files[name] = SourceFile(name, path, data, tag_of(path))
+        return found
+
+    def file_of(self, c: ci.Cursor) -> SourceFile | None:
+        """The user file a cursor is written in (None outside user files)."""
         f = c.location.file
-        return f is not None and f.name == self.main
+        return None if f is None else self.user_file(f.name)
+
+    def file(self, c: ci.Cursor) -> SourceFile:
+        """The user file of a cursor known to be in one (the main file otherwise)."""
+        return self.file_of(c) or self.main_file
+
+    def in_main(self, c: ci.Cursor) -> bool:
+        """Whether a cursor is in a user file (the source or a header it reaches)."""
+        return self.file_of(c) is not None
 
     @functools.cached_property
     def top_level(self) -> list[ci.Cursor]:
-        """The translation unit's top-level cursors that lie in the main file.
+        """The translation unit's top-level cursors that lie in user files.
 
         Computed once: most top-level cursors come from system headers, and
-        asking libclang whether a location is in the main file is much
-        cheaper than building its file name.
+        asking libclang whether a location is in one is much cheaper than
+        building its file name.
         """
-        return [c for c in self.parsed.tu.cursor.get_children() if in_main_file(c.location)]
+        return [c for c in self.parsed.tu.cursor.get_children()
+                if not in_system_header(c.location) and self.file_of(c) is not None]  # fmt: skip
 
     def text(self, c: ci.Cursor) -> str:
-        return self.src[c.extent.start.offset : c.extent.end.offset].decode(errors="replace")
+        src = self.file(c).source
+        return src[c.extent.start.offset : c.extent.end.offset].decode(errors="replace")
 
     def warn(self, c: ci.Cursor, code: str, message: str) -> None:
-        key = (c.extent.start.offset, code)
+        f = self.file(c)
+        key = (f.name, c.extent.start.offset, code)
         if key in self._warned:
             return
         self._warned.add(key)
         loc = c.location
-        self.tables.warnings.append(Warning(self.display, loc.line, loc.column, code, message))
+        self.tables.warnings.append(Warning(f.display, loc.line, loc.column, code, message))
 
-    def site(self, c: ci.Cursor, action: str, function: str) -> int:
+    def _number(self, f: SourceFile, kind: str) -> int:
+        n = self._counts.get((f.name, kind), 0)
+        self._counts[(f.name, kind)] = n + 1
+        return n
+
+    def site(self, c: ci.Cursor, action: str, function: str) -> str:
+        """Records an access site; returns its id as the C++ its file embeds."""
+        f = self.file(c)
+        f.instrumented = True
         expr = " ".join(self.text(c).split())
         if len(expr) > 60:
             expr = expr[:57] + "..."
-        site = Site(
-            len(self.tables.sites), self.display, c.location.line, c.location.column,
-            action, function, expr,
-        )  # fmt: skip
+        n = self._number(f, "site")
+        site = Site(n, f.display, c.location.line, c.location.column, action, function, expr)
         self.tables.sites.append(site)
-        return site.id
+        self._site_files.append(f)
+        return f.number("HIRACE_S", n)
 
     def _tokens(self, c: ci.Cursor) -> list[ci.Token]:
-        """Tokens of c's extent in the main file (Cursor.get_tokens misses extents that
+        """Tokens of c's extent in its file (Cursor.get_tokens misses extents that
         begin with a macro such as __device__)."""
-        tu, f = self.parsed.tu, self.parsed.tu.get_file(self.main)
+        tu, f = self.parsed.tu, self.parsed.tu.get_file(self.file(c).name)
         span = ci.SourceRange.from_locations(
             ci.SourceLocation.from_offset(tu, f, c.extent.start.offset),
             ci.SourceLocation.from_offset(tu, f, c.extent.end.offset),
@@ -179,20 +243,21 @@ class Planner:
     # -- discovery -----------------------------------------------------------
 
     def functions(self) -> Iterator[ci.Cursor]:
-        """Function definitions of the main file, including methods defined in classes."""
-        stack = list(self.top_level)
+        """Function definitions of the user files, including methods defined in classes."""
+        stack = list(enumerate(self.top_level))
         while stack:
-            c = stack.pop(0)
+            n, c = stack.pop(0)
             if not self.in_main(c):
                 continue
             if c.kind in FUNCTIONS and c.is_definition():
+                self.positions[self.key(c)] = (n, c.extent.start.offset)
                 yield c
             elif c.kind in {K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE,
                             K.UNEXPOSED_DECL, K.LINKAGE_SPEC}:  # fmt: skip
-                stack[0:0] = list(c.get_children())
+                stack[0:0] = [(n, k) for k in c.get_children()]
 
     def main_cursors(self) -> Iterator[ci.Cursor]:
-        """Every cursor inside the main file's top-level declarations, in order.
+        """Every cursor inside the user files' top-level declarations, in order.
 
         Walking only these, not the whole translation unit, keeps system
         headers (tens of thousands of cursors) out of every search.
@@ -203,11 +268,11 @@ class Planner:
     def collect_macros(self) -> None:
         for c in self.top_level:
             if c.kind == K.MACRO_INSTANTIATION:
-                self.macros.append((c.extent.start.offset, c.extent.end.offset))
+                self.file(c).macros.append((c.extent.start.offset, c.extent.end.offset))
 
     def inside_macro(self, c: ci.Cursor) -> bool:
         s, e = c.extent.start.offset, c.extent.end.offset
-        return any(ms <= s and e <= me for ms, me in self.macros)
+        return any(ms <= s and e <= me for ms, me in self.file(c).macros)
 
     def collect_shared_and_globals(self, kernel_names: set[str]) -> None:
         """Variables of the translation unit: __shared__ (with frame offsets), __device__.
@@ -221,9 +286,10 @@ class Planner:
         common: list[tuple[ci.Cursor, str]] = []
         local: dict[str, list[ci.Cursor]] = {}
         dynamic: list[ci.Cursor] = []
-        for c in self.main_cursors():
+        for c, position in self.positioned_cursors():
             if c.kind != K.VAR_DECL:
                 continue
+            self.positions[self.key(c)] = position
             attrs = _attrs(c)
             function = self.enclosing_function(c)
             if K.CUDASHARED_ATTR in attrs:
@@ -242,9 +308,16 @@ class Planner:
                     common.append((c, function))
             elif K.CUDADEVICE_ATTR in attrs and not function:
                 size = c.type.get_size()
-                self.variable(c.spelling, "global", "device", "", gran_log2(c.type),
-                              max(size, 0), 0, c.location.line)  # fmt: skip
-        offset = self.place_shared([c for c, _ in common], 0)
+                self.variable(self.file(c), c.spelling, "global", "device", "",
+                              gran_log2(c.type), max(size, 0), 0, c.location.line)  # fmt: skip
+        # Each file's common variables together, so a header's offsets are
+        # its own base plus what it alone decides.
+        order = {name: n for n, name in enumerate(self.files)}
+        common.sort(key=lambda item: order[self.file(item[0]).name])
+        offset = 0
+        for c, _ in common:
+            self.frame_bases.setdefault(self.file(c).name, offset)
+            offset = self.place_shared([c], offset)
         self.common_shared_units = offset
         self.kernel_shared_units = {k: self.place_shared(cs, offset) for k, cs in local.items()}
         self.tables.dynamic_shared_offset = max([offset, *self.kernel_shared_units.values()])
@@ -253,7 +326,9 @@ class Planner:
             self.tables.dynamic_shared_gran_log2 = g
             for c in dynamic:
                 function = self.enclosing_function(c)
+                f = self.file(c)
                 var = self.variable(
+                    f,
                     c.spelling,
                     "shared",
                     "dynamic_shared",
@@ -263,15 +338,26 @@ class Planner:
                     self.tables.dynamic_shared_offset,
                     c.location.line,
                 )
-                self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
+                self.shared_vars[self.key(c)] = (var, f)
+
+    @staticmethod
+    def key(c: ci.Cursor) -> str:
+        return c.get_usr() or f"{c.spelling}@{c.location.offset}"
+
+    def positioned_cursors(self) -> Iterator[tuple[ci.Cursor, tuple[int, int]]]:
+        """`main_cursors` with their place in the unit: (top-level index, offset)."""
+        for n, top in enumerate(self.top_level):
+            for c in top.walk_preorder():
+                yield c, (n, c.extent.start.offset)
 
     def place_shared(self, cursors: list[ci.Cursor], offset: int) -> int:
         """Give each static __shared__ variable a frame offset from `offset`; return the end."""
         for c in cursors:
             size, g = c.type.get_size(), gran_log2(c.type)
-            var = self.variable(c.spelling, "shared", "shared", self.enclosing_function(c), g,
+            f = self.file(c)
+            var = self.variable(f, c.spelling, "shared", "shared", self.enclosing_function(c), g,
                                 size, offset, c.location.line)  # fmt: skip
-            self.shared_vars[c.get_usr() or f"{c.spelling}@{c.location.offset}"] = var
+            self.shared_vars[self.key(c)] = (var, f)
             offset += -(-size >> g)
         return offset
 
@@ -287,10 +373,13 @@ class Planner:
             p = p.lexical_parent
         return p.spelling if p is not None and p.kind in FUNCTIONS else ""
 
-    def variable(self, name: str, space: str, kind: str, function: str, g: int, size: int,
-                 offset: int, line: int) -> Variable:  # fmt: skip
-        v = Variable(len(self.tables.variables), name, space, kind, function, g, size, offset, line)
+    def variable(self, f: SourceFile, name: str, space: str, kind: str, function: str, g: int,
+                 size: int, offset: int, line: int) -> Variable:  # fmt: skip
+        """A variable of file `f`, numbered within it until `finish`."""
+        v = Variable(self._number(f, "variable"), name, space, kind, function, g, size, offset,
+                     line)  # fmt: skip
         self.tables.variables.append(v)
+        self._variable_files.append(f)
         return v
 
     # -- classification ----------------------------------------------------
@@ -487,10 +576,12 @@ class Planner:
         if body is None:
             return plan
         if kernel:
+            # The file-scope __shared__ variables declared before the kernel.
+            here = self.positions.get(self.key(fn), (len(self.top_level), 0))
             prologue = f" hirace::Thread {CTX};" + "".join(
-                self.registration(v, v.name)
-                for v in self.tables.variables
-                if v.space == "shared" and not v.function and v.line < fn.location.line
+                self.registration(v, f, v.name)
+                for key, (v, f) in self.shared_vars.items()
+                if not v.function and self.positions.get(key, here) < here
             )
             plan.edits.append(edits.insert(body.extent.start.offset + 1, prologue))
         stack: list[tuple[ci.Cursor, list[ci.Cursor]]] = [(body, [])]
@@ -501,14 +592,23 @@ class Planner:
             stack.extend((k, [*parents, c]) for k in reversed(kids))
         return plan
 
-    def registration(self, var: Variable, name: str) -> str:
+    def registration(self, var: Variable, f: SourceFile, name: str) -> str:
+        """The call that registers __shared__ variable `var` of file `f` in a block's frame."""
         # The casts drop volatile (a `volatile __shared__` variable's address does
         # not convert to `const void*` implicitly).
+        var_id = f.number("HIRACE_V", var.id)
         if var.kind == "dynamic_shared":
-            return (f" {CTX}.add_dynamic_shared({var.id}, (const void*){name}, "
-                    f"{var.frame_offset}u);")  # fmt: skip
-        return (f" {CTX}.add_shared({var.id}, (const void*)&{name}, sizeof({name}), "
-                f"{var.frame_offset}u, {var.gran_log2}u);")  # fmt: skip
+            offset = f"{var.frame_offset}u" if f.main else FRAME_DYNAMIC
+            return (f" {CTX}.add_dynamic_shared({var_id}, (const void*){name}, "
+                    f"{offset});")  # fmt: skip
+        if f.main:
+            offset = f"{var.frame_offset}u"
+        elif var.frame_offset >= self.common_shared_units:
+            offset = f"({FRAME_LOCALS} + {var.frame_offset - self.common_shared_units}u)"
+        else:
+            offset = f.number("HIRACE_F", var.frame_offset - self.frame_bases[f.name])
+        return (f" {CTX}.add_shared({var_id}, (const void*)&{name}, sizeof({name}), "
+                f"{offset}, {var.gran_log2}u);")  # fmt: skip
 
     def visit(self, c: ci.Cursor, parents: list[ci.Cursor], fn: ci.Cursor, method: bool,
               plan: FunctionPlan) -> None:  # fmt: skip
@@ -521,12 +621,11 @@ class Planner:
         if c.kind == K.DECL_STMT:
             for var in c.get_children():
                 if var.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(var):
-                    v = self.shared_vars.get(
-                        var.get_usr() or f"{var.spelling}@{var.location.offset}"
-                    )
-                    if v is not None:
+                    found = self.shared_vars.get(self.key(var))
+                    if found is not None:
                         end = self.statement_end(c)
-                        plan.edits.append(edits.insert(end, self.registration(v, var.spelling)))
+                        reg = self.registration(*found, var.spelling)
+                        plan.edits.append(edits.insert(end, reg))
             return
         if c.kind == K.LAMBDA_EXPR:
             capture = self.lambda_capture(c)
@@ -569,12 +668,12 @@ class Planner:
             s, e = c.extent.start.offset, c.extent.end.offset
             if action == "RW":
                 r, w = self.site(c, "R", name), self.site(c, "W", name)
-                plan.edits.append(edits.wrap(s, e, f"(*hirace::rw({CTX}, &(", f"), {r}u, {w}u))"))
+                plan.edits.append(edits.wrap(s, e, f"(*hirace::rw({CTX}, &(", f"), {r}, {w}))"))
             else:
                 fn_name = "rd" if action == "R" else "wr"
                 site = self.site(c, action, name)
                 plan.edits.append(
-                    edits.wrap(s, e, f"(*hirace::{fn_name}({CTX}, &(", f"), {site}u))")
+                    edits.wrap(s, e, f"(*hirace::{fn_name}({CTX}, &(", f"), {site}))")
                 )
 
     @staticmethod
@@ -645,9 +744,10 @@ class Planner:
     def statement_end(self, c: ci.Cursor) -> int:
         """Offset just past the ';' ending declaration statement c."""
         end = c.extent.end.offset
-        if self.src[end - 1 : end] == b";":
+        src = self.file(c).source
+        if src[end - 1 : end] == b";":
             return end
-        semi = self.src.find(b";", end)
+        semi = src.find(b";", end)
         return semi + 1 if semi >= 0 else end
 
     @staticmethod
@@ -661,7 +761,7 @@ class Planner:
         """Whether c is spelled in a macro's body (its extent is the macro's use), as
         opposed to written in the file, possibly as a macro argument."""
         s, e = c.extent.start.offset, c.extent.end.offset
-        return any(ms == s and e <= me for ms, me in self.macros)
+        return any(ms == s and e <= me for ms, me in self.file(c).macros)
 
     def call_paren(self, call: ci.Cursor) -> int | None:
         """Offset just past the '(' that opens a call's argument list; None when the
@@ -732,7 +832,7 @@ class Planner:
                         a0.extent.start.offset,
                         a0.extent.end.offset,
                         f"hirace::atom({CTX}, ",
-                        f", {site}u, hirace::{action})",
+                        f", {site}, hirace::{action})",
                     )
                 )
             elif callee in LOADS | STORES and args:
@@ -744,7 +844,7 @@ class Planner:
                         a0.extent.start.offset,
                         a0.extent.end.offset,
                         f"hirace::{'rd' if action == 'R' else 'wr'}({CTX}, ",
-                        f", {site}u)",
+                        f", {site})",
                     )
                 )
             elif callee == "__syncthreads":
@@ -757,12 +857,10 @@ class Planner:
                 ):
                     plan.edits.append(edits.replace(s, s + len(callee), "hirace::syncwarp"))
             elif callee in UNTRACKED_CALLS:
-                self.warn(
-                    c,
-                    "untracked-call",
-                    f"'{callee}' in device code is not instrumented; "
-                    "the memory it copies or sets is not tracked",
-                )
+                self.untracked_call(c, callee)
+            return
+        if callee in UNTRACKED_CALLS | UNTRACKED_BUILTINS:
+            self.untracked_call(c, callee)
             return
         if self.instrumented_callee(c):
             self.add_context_argument(c, callee, plan)
@@ -774,13 +872,28 @@ class Planner:
                     c,
                     "uninstrumented-call",
                     f"'{callee}' is defined in "
-                    f"{os.path.basename(f.name)}, outside the instrumented file; "
+                    f"{os.path.basename(f.name)}, outside the instrumented files; "
                     "its memory accesses are not tracked",
                 )
+            elif f is not None and K.CUDADEVICE_ATTR in _attrs(ref):
+                self.warn(
+                    c,
+                    "system-code",
+                    f"device code '{callee}' of the system header "
+                    f"{os.path.basename(f.name)} is not instrumented; "
+                    "the memory it accesses is not tracked",
+                )
 
-    @staticmethod
-    def system_file(name: str) -> bool:
-        return name.startswith(("/usr/", "/opt/")) or name.endswith(PRELUDE)
+    def untracked_call(self, c: ci.Cursor, callee: str) -> None:
+        self.warn(
+            c,
+            "untracked-call",
+            f"'{callee}' in device code is not instrumented; "
+            "the memory it copies, sets or reads is not tracked",
+        )
+
+    def system_file(self, name: str) -> bool:
+        return is_system(name, self.parsed.stub_dir)
 
     # -- device function copies ------------------------------------------------
 
@@ -819,26 +932,31 @@ class Planner:
             )
             return
         s, e = fn.extent.start.offset, fn.extent.end.offset
+        f = self.file(fn)
         try:
-            body = edits.apply(self.src[s:e], plan.edits + sig, base=s).decode()
+            body = edits.apply(f.source[s:e], plan.edits + sig, base=s).decode()
         except edits.EditConflict as exc:
             self.warn(fn, "edit-conflict", f"'{fn.spelling}' not instrumented: {exc}")
             return
         start_line, end_line = fn.extent.start.line, fn.extent.end.line
-        text = (f'\n#line {start_line} "{self.display}"\n{body}\n'
-                f'#line {end_line} "{self.display}"\n')  # fmt: skip
-        self.file_edits.append(edits.insert(e, text))
+        display = quote(f.display)
+        text = (f'\n#line {start_line} "{display}"\n{body}\n'
+                f'#line {end_line} "{display}"\n')  # fmt: skip
+        f.edits.append(edits.insert(e, text))
+        f.instrumented = True
         for decl in self.declarations(fn):
             self.emit_declaration_copy(decl)
 
     def declarations(self, fn: ci.Cursor) -> Iterator[ci.Cursor]:
-        usr = fn.get_usr()
+        """Declarations of `fn` in its own file (a header's copy must not depend on
+        which unit defines what it declares)."""
+        usr, name = fn.get_usr(), self.file(fn).name
         for c in self.main_cursors():
             if (
                 c.kind in FUNCTIONS
                 and not c.is_definition()
-                and self.in_main(c)
                 and c.get_usr() == usr
+                and self.file(c).name == name
             ):
                 yield c
 
@@ -848,8 +966,9 @@ class Planner:
             return
         s = decl.extent.start.offset
         end = self.statement_end(decl)
-        text = edits.apply(self.src[s:end], sig, base=s).decode()
-        self.file_edits.append(edits.insert(end, " " + text))
+        f = self.file(decl)
+        text = edits.apply(f.source[s:end], sig, base=s).decode()
+        f.edits.append(edits.insert(end, " " + text))
 
     # -- driver ----------------------------------------------------------------
 
@@ -875,7 +994,7 @@ class Planner:
             self.device_names.add(f.spelling)
             self.device_usrs.add(f.get_usr())
         for f in functions:
-            if f.kind == K.CONSTRUCTOR or f.kind == K.DESTRUCTOR:
+            if f.kind in (K.CONSTRUCTOR, K.DESTRUCTOR) and K.CUDADEVICE_ATTR in _attrs(f):
                 self.warn(
                     f,
                     "constructor",
@@ -883,19 +1002,49 @@ class Planner:
                 )
         for k in kernels:
             params = []
+            file = self.file(k)
             for p in k.get_arguments():
                 pointer = _canonical_kind(p.type) == T.POINTER
                 var = None
                 if pointer:
                     g = gran_log2(p.type.get_canonical().get_pointee())
                     var = self.variable(
-                        p.spelling, "global", "param", k.spelling, g, 0, 0, p.location.line
+                        file, p.spelling, "global", "param", k.spelling, g, 0, 0, p.location.line
                     ).id
                 params.append(Param(p.spelling, p.type.spelling, pointer, var))
             units = self.kernel_shared_units.get(k.spelling, self.common_shared_units)
             self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params), units))
+            self._kernel_files.append(file)
             if self.select_kernel(k.spelling):
-                self.file_edits.extend(self.plan_function(k, kernel=True).edits)
+                file.edits.extend(self.plan_function(k, kernel=True).edits)
+                file.instrumented = True
         for f in devices:
             if f.spelling in self.device_names:
                 self.emit_copy(self.plan_function(f, kernel=False))
+        self.finish()
+
+    def finish(self) -> None:
+        """Numbers sites and variables for the whole unit: the main file's first
+        (their numbers unchanged: its text embeds them), then each header's from
+        its base (`HIRACE_S_<tag>`, `HIRACE_V_<tag>`, defined by the unit)."""
+        order = {name: n for n, name in enumerate(self.files)}
+        for kind, items, owners, bases in (
+            ("site", self.tables.sites, self._site_files, self.site_bases),
+            ("variable", self.tables.variables, self._variable_files, self.variable_bases),
+        ):
+            total = 0
+            for name in sorted({f.name for f in owners}, key=order.__getitem__):
+                bases[name] = total
+                total += self._counts.get((name, kind), 0)
+            renumbered = sorted(
+                (replace(item, id=bases[f.name] + item.id) for item, f in zip(items, owners,
+                                                                              strict=True)),
+                key=lambda item: item.id,
+            )  # fmt: skip
+            items[:] = renumbered
+        self.tables.kernels[:] = [
+            replace(k, params=tuple(
+                replace(p, var=None if p.var is None else self.variable_bases[f.name] + p.var)
+                for p in k.params))
+            for k, f in zip(self.tables.kernels, self._kernel_files, strict=True)
+        ]  # fmt: skip

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
+import clang.cindex as ci
+
+import hirace_py
+from hirace_py.cache import cache_root
 from hirace_py.config import Config
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import Planner
+from hirace_py.instrument.files import (
+    HeaderCopy,
+    SourceFile,
+    base_macros,
+    copy_path,
+    include_edit,
+    quote,
+)
 from hirace_py.instrument.host import HostPlanner, unit_tables
 from hirace_py.instrument.model import Tables
 from hirace_py.instrument.parse import parse
@@ -24,6 +39,28 @@ class Instrumented:
     program: bool = False
     """True when host code launches kernels or allocates device memory: the
     output then carries its own tables and reports races itself at exit."""
+    headers: tuple[HeaderCopy, ...] = ()
+    """Rewritten copies of the user headers (and included sources) the source
+    reaches; the source's #include lines name them. `write_headers` writes them."""
+
+    def write_headers(self) -> None:
+        """Writes the header copies (each atomically, and only if it changed)."""
+        for h in self.headers:
+            write_text(h.path, h.text)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Writes `path` whole (a reader never sees half of it) unless it already holds `text`."""
+    try:
+        if path.read_text() == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, scratch = tempfile.mkstemp(prefix=".hirace-", dir=path.parent)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+    os.replace(scratch, path)
 
 
 class StrictError(Exception):
@@ -38,6 +75,7 @@ def instrument(
     defines: dict[str, str | int | None] | None = None,
     target: str = "gpu",
     program: bool = False,
+    header_dir: str | Path | None = None,
 ) -> Instrumented:
     """Rewrite every kernel and device function of `source` to check for races.
 
@@ -47,6 +85,11 @@ def instrument(
     For a whole program (host code that launches kernels or allocates device
     memory), allocations and launches are hooked as hirace_py.instrument.host
     describes; `target="cpu"` also turns launches into CPU-backend calls.
+
+    The user headers the source reaches are instrumented too
+    (hirace_py.instrument.files): their copies go under `header_dir` (by
+    default a directory in the cache named by a hash of everything that
+    decides them) and are returned in `headers`, not written.
     """
     if target not in ("gpu", "cpu"):
         raise ValueError(f"target must be 'gpu' or 'cpu', got {target!r}")
@@ -56,14 +99,80 @@ def instrument(
     planner.run()
     host = HostPlanner(planner, target)
     program = host.run() or program
-    display = os.path.basename(filename)
-    file_edits = planner.file_edits + (host.edits if program else [])
-    body = edits.apply(parsed.source, file_edits).decode()
+    display = quote(os.path.basename(filename))
+    if header_dir is None:
+        header_dir = _default_header_dir(planner, target, program, config)
+    body, headers = _render(planner, host.edits if program else {}, Path(header_dir))
+    tables = planner.tables
+    bases = base_macros(list(planner.files.values()), planner.site_bases,
+                        planner.variable_bases, planner.frame_bases,
+                        planner.common_shared_units, tables.dynamic_shared_offset)  # fmt: skip
     if not program:
-        text = f'#include "{HEADER_NAME}"\n#line 1 "{display}"\n{body}'
-        return Instrumented(text, planner.tables, filename)
-    head = (f'#define HIRACE_PROGRAM 1\n#include "{HEADER_NAME}"\n'
+        text = f'#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
+        return Instrumented(text, planner.tables, filename, headers=headers)
+    head = (f'#define HIRACE_PROGRAM 1\n#include "{HEADER_NAME}"\n{bases}'
             "static hirace::host::Unit& hirace_unit();\n")  # fmt: skip
     tail = unit_tables(planner.tables, display, host.device_symbols())
     text = f'{head}#line 1 "{display}"\n{body}\n#line 1 "hirace-generated"{tail}'
-    return Instrumented(text, planner.tables, filename, program=True)
+    return Instrumented(text, planner.tables, filename, program=True, headers=headers)
+
+
+def relocate(
+    source: str,
+    filename: str,
+    include_dirs: list[str] | None,
+    defines: dict[str, str | int | None] | None,
+    header_dir: str | Path,
+) -> tuple[str, tuple[HeaderCopy, ...]]:
+    """`source` and copies of its user headers, unchanged but for the #include
+    lines that reach user headers, which name the copies under `header_dir`,
+    and launches of template kernels whose arguments are deduced (named by
+    their type): what the CPU backend translates for a program built without
+    checking."""
+    planner = Planner(parse(source, filename, include_dirs, defines), lambda _: False)
+    host = HostPlanner(planner, "cpu", hooks=False)
+    host.run()
+    return _render(planner, host.edits, Path(header_dir))
+
+
+def _render(planner: Planner, host_edits: dict[str, list[edits.Edit]],
+            header_dir: Path) -> tuple[str, tuple[HeaderCopy, ...]]:  # fmt: skip
+    """The main file's rewritten text and the copies of the other user files."""
+    includes = _inclusions(planner)
+    texts: dict[str, str] = {}
+    for f in list(planner.files.values()):
+        file_edits = [*f.edits, *host_edits.get(f.name, [])]
+        for start, end, included in includes.get(f.name, []):
+            file_edits.append(include_edit(start, end, copy_path(header_dir, included.path)))
+        texts[f.name] = edits.apply(f.source, file_edits).decode()
+    headers = tuple(
+        HeaderCopy(f.path, copy_path(header_dir, f.path),
+                   f'#line 1 "{quote(f.display)}"\n{texts[f.name]}',
+                   f.instrumented or bool(host_edits.get(f.name)))
+        for f in planner.files.values() if not f.main
+    )  # fmt: skip
+    return texts[planner.main], headers
+
+
+def _inclusions(planner: Planner) -> dict[str, list[tuple[int, int, SourceFile]]]:
+    """The #include directives of each user file that reach another user file:
+    (start, end, the included file), by the including file's name."""
+    out: dict[str, list[tuple[int, int, SourceFile]]] = {}
+    for c in planner.top_level:
+        if c.kind != ci.CursorKind.INCLUSION_DIRECTIVE:
+            continue
+        included = c.get_included_file()
+        target = planner.user_file(included.name) if included is not None else None
+        if target is None or target.main:
+            continue
+        at = planner.file(c).name
+        out.setdefault(at, []).append((c.extent.start.offset, c.extent.end.offset, target))
+    return out
+
+
+def _default_header_dir(planner: Planner, target: str, program: bool, config: Config) -> Path:
+    """A cache directory for header copies, named by a hash of what decides them."""
+    digest = hashlib.sha256(repr((hirace_py.__version__, target, program, config)).encode())
+    for f in planner.files.values():
+        digest.update(f.path.encode() + b"\0" + f.source + b"\0")
+    return cache_root() / "headers" / digest.hexdigest()[:20]

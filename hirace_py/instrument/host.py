@@ -74,10 +74,13 @@ def _granularity(pointer: ci.Cursor) -> int:
 class HostPlanner:
     """Finds launches and allocations in host code; produces edits and the unit tables."""
 
-    def __init__(self, planner: Planner, target: str) -> None:
+    def __init__(self, planner: Planner, target: str, hooks: bool = True) -> None:
         self.p = planner
         self.target = target
-        self.edits: list[edits.Edit] = []
+        self.hooks = hooks
+        """False: only make launches compile for the CPU (a program built unchecked)."""
+        self.edits: dict[str, list[edits.Edit]] = {}
+        """Edits by user file (libclang's name)."""
         self.launches = 0
         self.allocations = 0
         self.kernel_names = {k.name for k in planner.tables.kernels}
@@ -100,6 +103,10 @@ class HostPlanner:
     def in_main(self, c: ci.Cursor) -> bool:
         return self.p.in_main(c)
 
+    def edit(self, c: ci.Cursor, e: edits.Edit) -> None:
+        """Adds an edit to the file cursor `c` is written in."""
+        self.edits.setdefault(self.p.file(c).name, []).append(e)
+
     def from_runtime(self, ref: ci.Cursor | None) -> bool:
         f = ref.location.file if ref is not None else None
         return f is None or f.name.endswith(PRELUDE) or self.p.system_file(f.name)
@@ -113,6 +120,8 @@ class HostPlanner:
             self.launch(c, kids[0], config)
             return
         name = c.spelling
+        if not self.hooks:
+            return
         if name in ALLOCATORS | FREES and self.from_runtime(c.referenced):
             self.allocation(c, name)
         elif name == "cudaLaunchKernel" and self.from_runtime(c.referenced):
@@ -125,7 +134,7 @@ class HostPlanner:
         s = c.extent.start.offset
         args = self.p.explicit_arguments(c)
         if name in FREES:
-            self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
+            self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
             return
         if not args:
             return
@@ -137,26 +146,27 @@ class HostPlanner:
             label = self.p.text(pointer)
             gran = _granularity(pointer)
         self.allocations += 1
-        self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
-        self.edits.append(edits.insert(self.p.call_paren(c), f"{gran}u, {_c_string(label)}, "))
+        self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
+        self.edit(c, edits.insert(self.p.call_paren(c), f"{gran}u, {_c_string(label)}, "))
 
     def macro_allocation(self, c: ci.Cursor, name: str) -> None:
         """An allocation or free spelled in a macro's argument, as in the common
         `CHECK(cudaMalloc(&p, n))`: rewritten where it is spelled. One in a macro's
         definition is reported instead (it may stand for different pointers)."""
         s = _spelling_offset(c.extent.start)
-        src = self.p.src
+        file = self.p.file(c)
+        src = file.source
         paren = s + len(name)
         while paren < len(src) and src[paren : paren + 1].isspace():
             paren += 1
         spelled = src[s : s + len(name)] == name.encode() and src[paren : paren + 1] == b"("
-        if not spelled or not any(ms <= s < me for ms, me in self.p.macros):
+        if not spelled or not any(ms <= s < me for ms, me in file.macros):
             self.p.warn(c, "allocation", f"'{name}' in a macro definition is not tracked: "
                         "its memory is not monitored (call it in a macro's argument, or outside "
                         "macros)")  # fmt: skip
             return
-        self.edits.append(edits.replace(s, s + len(name), f"hirace::host::{name}"))
-        printer = self.stringifying_macro(s)
+        self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
+        printer = self.stringifying_macro(s, file.name)
         if printer is not None:
             self.p.warn(c, "allocation", f"macro '{printer}' turns its argument into text (#): "
                         f"that text now shows hirace's rewrite of '{name}'")  # fmt: skip
@@ -171,13 +181,13 @@ class HostPlanner:
             end = _spelling_offset(pointer.extent.end)
             label = src[start:end].decode(errors="replace") if start < end else name
         self.allocations += 1
-        self.edits.append(edits.insert(paren + 1, f"{gran}u, {_c_string(label)}, "))
+        self.edit(c, edits.insert(paren + 1, f"{gran}u, {_c_string(label)}, "))
 
-    def stringifying_macro(self, offset: int) -> str | None:
-        """The name of the macro invoked around `offset` if its definition applies
-        `#` to a parameter (the rewritten argument is then printed as rewritten)."""
-        for m in self.p.parsed.tu.cursor.get_children():
-            if (m.kind != K.MACRO_INSTANTIATION or not self.in_main(m)
+    def stringifying_macro(self, offset: int, file: str) -> str | None:
+        """The name of the macro invoked around `offset` of `file` if its definition
+        applies `#` to a parameter (the rewritten argument is then printed as rewritten)."""
+        for m in self.p.top_level:
+            if (m.kind != K.MACRO_INSTANTIATION or self.p.file(m).name != file
                     or not m.extent.start.offset <= offset < m.extent.end.offset):  # fmt: skip
                 continue
             words = [t.spelling for t in m.referenced.get_tokens()] if m.referenced else []
@@ -189,7 +199,23 @@ class HostPlanner:
                 return m.spelling
         return None
 
+    def deduced_kernel(self, c: ci.Cursor, callee: ci.Cursor) -> None:
+        """For the CPU, a template kernel launched without template arguments
+        (deduced from the call) is named by its specialization's type, which
+        `hr::launch` needs: `(static_cast<void (*)(float *, int)>(k))`."""
+        ref = callee.referenced
+        if self.target != "cpu" or ref is None or ref.get_num_template_arguments() <= 0:
+            return
+        if "<" in self.p.text(callee) or callee.type.kind != ci.TypeKind.POINTER:
+            return
+        kernel_type = callee.type.get_canonical().spelling
+        self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
+                                f"(static_cast<{kernel_type}>(", "))"))  # fmt: skip
+
     def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor) -> None:
+        if not self.hooks:
+            self.deduced_kernel(c, callee)
+            return
         tokens = self.p._tokens(c)
         opens = [t for t in tokens if t.spelling == "<<<"]
         closes = [t for t in tokens if t.spelling == ">>>"]
@@ -203,12 +229,12 @@ class HostPlanner:
         texts = [self.p.text(a) for a in conf[:3]]
         shared = texts[2] if len(texts) > 2 else "0"
         for a, var in zip(conf[:3], ("hirace_g", "hirace_b", "hirace_s"), strict=False):
-            self.edits.append(edits.replace(a.extent.start.offset, a.extent.end.offset, var))
+            self.edit(c, edits.replace(a.extent.start.offset, a.extent.end.offset, var))
         lt, gt = opens[0], closes[0]
         if len(conf) == 2:
-            self.edits.append(edits.insert(gt.extent.start.offset, ", hirace_s"))
+            self.edit(c, edits.insert(gt.extent.start.offset, ", hirace_s"))
         s, e = c.extent.start.offset, c.extent.end.offset
-        self.edits.append(edits.wrap(
+        self.edit(c, edits.wrap(
             s, e,
             "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s) { "
             f"hirace::host::before_launch(hirace_unit(), {_c_string(name)}, "
@@ -216,10 +242,11 @@ class HostPlanner:
             f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared})",
         ))  # fmt: skip
         if self.target == "cpu":
-            self.edits.append(edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
-                                         "::hr::launch(", ""))  # fmt: skip
-            self.edits.append(edits.replace(lt.extent.start.offset, lt.extent.end.offset, ", "))
-            self.edits.append(edits.replace(gt.extent.start.offset, gt.extent.end.offset, ")"))
+            self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
+                                    "::hr::launch(", ""))  # fmt: skip
+            self.deduced_kernel(c, callee)
+            self.edit(c, edits.replace(lt.extent.start.offset, lt.extent.end.offset, ", "))
+            self.edit(c, edits.replace(gt.extent.start.offset, gt.extent.end.offset, ")"))
         self.launches += 1
         if name not in self.kernel_names:
             self.p.warn(

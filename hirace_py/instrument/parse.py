@@ -14,13 +14,16 @@ import os
 import re
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import clang.cindex as ci
 
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
+from hirace_py.includes import local_headers
+from hirace_py.instrument.files import SYSTEM_PREFIXES
+from hirace_py.instrument.launch_syntax import contiguous
 from hirace_py.templating import template_dir
 
 
@@ -35,6 +38,10 @@ class Parsed:
     tu: ci.TranslationUnit
     filename: str
     source: bytes
+    unsaved: dict[str, bytes] = field(default_factory=dict)
+    """Headers parsed from other bytes than their files' (spaced launches joined)."""
+    stub_dir: str = ""
+    """The directory of the CUDA header stand-ins the parse used."""
 
 
 @functools.cache
@@ -67,6 +74,18 @@ def _is_from_main_file() -> object:
 def in_main_file(location: ci.SourceLocation) -> bool:
     """Whether a location is in the file that was parsed (not an included one)."""
     return bool(_is_from_main_file()(location))  # type: ignore[operator]
+
+
+@functools.cache
+def _is_in_system_header() -> object:
+    fn = ci.conf.lib.clang_Location_isInSystemHeader
+    fn.argtypes, fn.restype = [ci.SourceLocation], ctypes.c_int
+    return fn
+
+
+def in_system_header(location: ci.SourceLocation) -> bool:
+    """Whether a location is in a header found through a system include directory."""
+    return bool(_is_in_system_header()(location))  # type: ignore[operator]
 
 
 def binary_operator(cursor: ci.Cursor) -> str:
@@ -136,12 +155,13 @@ def parse(
     """
     path = os.path.abspath(filename)
     dirs = [os.path.dirname(path), *(include_dirs or [])]
+    source = contiguous(source)
+    unsaved = _joined_headers(source, dirs)
     index = ci.Index.create()
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    files = [(path, source), *((name, data.decode()) for name, data in unsaved.items())]
     try:
-        tu = index.parse(
-            path, args=clang_args(dirs, defines), unsaved_files=[(path, source)], options=options
-        )
+        tu = index.parse(path, args=clang_args(dirs, defines), unsaved_files=files, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise ParseError(f"{filename}: libclang could not parse the file ({exc})") from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
@@ -156,7 +176,21 @@ def parse(
             )
             lines.append(f"{where}: {d.spelling}")
         raise ParseError("cannot parse CUDA source:\n" + "\n".join(lines))
-    return Parsed(tu, path, source.encode())
+    return Parsed(tu, path, source.encode(), unsaved, _stub_dir())
+
+
+def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
+    """The local headers `source` includes whose spaced launches had to be joined,
+    with their joined text (libclang reads them from these bytes, not the files)."""
+    out = {}
+    for name, data in local_headers(source, [Path(d) for d in dirs]):
+        if name.startswith(SYSTEM_PREFIXES):
+            continue
+        text = data.decode(errors="replace")
+        joined = contiguous(text)
+        if joined != text:
+            out[name] = joined.encode()
+    return out
 
 
 def _display(name: str, path: str, filename: str) -> str:
