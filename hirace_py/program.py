@@ -47,6 +47,7 @@ from hirace_py.instrument import instrument, runtime
 from hirace_py.instrument.api import Instrumented, relocate, write_text
 from hirace_py.instrument.files import HeaderCopy, tag_of
 from hirace_py.instrument.model import Warning
+from hirace_py.program_inputs import CUDA, LINK, C, c_compiler, kind_of, nvcc_link_flags
 
 DEFAULT_ARCH = "sm_80"
 WORK_SUFFIX = ".hirace"
@@ -68,6 +69,8 @@ class BuildOptions:
     include_dirs: tuple[str, ...] = ()
     defines: dict[str, str | int | None] = field(default_factory=dict)
     nvcc_flags: tuple[str, ...] = ()
+    link_flags: tuple[str, ...] = ()
+    """-l, -L and -Wl,... flags, in the order given."""
     arch: str = DEFAULT_ARCH
     config: Config = field(default_factory=Config)
     instrument: bool = True
@@ -94,6 +97,7 @@ class _Source:
     text: str  # what the compiler gets (instrumented or original)
     line_offset: int  # lines of `text` before the user's line 1
     headers: tuple[HeaderCopy, ...] = ()  # its user headers' copies
+    kind: str = CUDA  # hirace_py.program_inputs: CUDA, CXX or C
 
 
 def work_dir(output: Path) -> Path:
@@ -112,6 +116,13 @@ def _read(path: Path) -> str:
         raise BuildError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise BuildError(f"{path}: not a UTF-8 text file") from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise BuildError(f"{path}: cannot read: {exc.strerror}") from None
 
 
 def _unique_names(paths: tuple[Path, ...]) -> list[str]:
@@ -134,6 +145,7 @@ def _line_offset(text: str, display: str) -> int:
 
 def included_sources(sources: tuple[Path, ...], include_dirs: tuple[str, ...]) -> dict[Path, Path]:
     """The sources another source includes, each with (the first) one that does."""
+    sources = tuple(p for p in sources if kind_of(p, None, include_dirs) != LINK)
     real = {path.resolve(): path for path in sources}
     dirs = [Path(d).resolve() for d in include_dirs]
     out: dict[Path, Path] = {}
@@ -146,7 +158,8 @@ def included_sources(sources: tuple[Path, ...], include_dirs: tuple[str, ...]) -
 
 
 def _prepare(options: BuildOptions, work: Path) -> tuple[list[_Source], list[Warning]]:
-    """Reads and (unless told not to) instruments every source that is a unit of its own."""
+    """Reads and (unless told not to) instruments every CUDA source that is a unit
+    of its own; C and C++ sources are read only (objects and libraries not at all)."""
     if not options.sources:
         raise BuildError("no source files given")
     included = included_sources(options.sources, options.include_dirs)
@@ -154,9 +167,13 @@ def _prepare(options: BuildOptions, work: Path) -> tuple[list[_Source], list[War
     defined: set[str] = set()
     copies: dict[Path, str] = {}
     for path, name in zip(options.sources, _unique_names(options.sources), strict=True):
-        if path in included:
+        if path in included or kind_of(path, None, options.include_dirs) == LINK:
             continue
         text = _read(path)
+        kind = kind_of(path, text, options.include_dirs)
+        if kind != CUDA:
+            sources.append(_Source(path, name, text, 0, (), kind))
+            continue
         offset, headers = 0, ()
         if options.instrument:
             result = _instrument_unit(options, path, text, work / "headers")
@@ -207,7 +224,7 @@ def build(options: BuildOptions) -> Built:
             write_text(h.path, h.text)
     compiled = []
     for s in sources:
-        if options.instrument:
+        if options.instrument and s.kind == CUDA:
             path = work / f"{s.name}.hirace.cu"
             path.write_text(s.text)
         else:
@@ -239,7 +256,8 @@ def _build_gpu(
     args = [nvcc, f"-arch={options.arch}", "-std=c++17", "-I", str(include),
             *[f"-I{d}" for d in options.include_dirs], *[f"-I{d}" for d in source_dirs],
             *_defines(options.defines), *options.nvcc_flags, *map(str, compiled),
-            "-o", str(options.output)]  # fmt: skip
+            *map(str, _link_inputs(options)), "-o", str(options.output),
+            *nvcc_link_flags(options.link_flags)]  # fmt: skip
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         names = ", ".join(str(s.path) for s in sources)
@@ -261,6 +279,8 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
         write_text(h.path, translated)
 
     def compile_one(s: _Source) -> Path:
+        if s.kind != CUDA:
+            return _compile_host(s, options, work)
         display = os.path.basename(s.path)
         translated = work / f"{s.name}.cpu.cpp"
         translated.write_text(
@@ -273,7 +293,24 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         objects = list(pool.map(compile_one, sources))
-    cpu_program.link(prt, objects, options.output)
+    cpu_program.link(prt, [*objects, *_link_inputs(options)], options.output, options.link_flags)
+
+
+def _link_inputs(options: BuildOptions) -> list[Path]:
+    return [p for p in options.sources if kind_of(p, None, options.include_dirs) == LINK]
+
+
+def _compile_host(s: _Source, options: BuildOptions, work: Path) -> Path:
+    """A C or C++ source compiled as such for a CPU program (C with the C compiler)."""
+    obj = work / f"{s.name}.o"
+    compiler = [c_compiler()] if s.kind == C else [cpu_program.program_runtime().runtime.cxx,
+                                                   "-std=gnu++17"]  # fmt: skip
+    args = [*compiler, *[f"-I{d}" for d in options.include_dirs], *_defines(options.defines),
+            "-c", str(s.path), "-o", str(obj)]  # fmt: skip
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise BuildError(f"{args[0]} failed compiling {s.path}:\n{proc.stderr.strip()}")
+    return obj
 
 
 # ---------------------------------------------------------------------------
@@ -319,7 +356,11 @@ def cache_key(options: BuildOptions) -> str:
     ]
     for part in parts:
         digest.update(part.encode() + b"\0")
+    digest.update(repr(options.link_flags).encode() + b"\0")
     for path in options.sources:
+        if kind_of(path, None, options.include_dirs) == LINK:
+            digest.update(f"{path.resolve()}\0".encode() + _read_bytes(path) + b"\0")
+            continue
         text = _read(path)
         digest.update(f"{path.resolve()}\0{text}\0".encode())
         for header, data in local_headers(text, [path.parent.resolve(), *dirs]):

@@ -88,8 +88,8 @@ def test_instrumented_headers_compile_with_nvcc(tmp_path: Path) -> None:
     root = _tree(tmp_path)
     out = root / "main.hirace.cu"
     assert main(["instrument", str(root / "main.cu"), "-o", str(out)]) == 0
-    proc = subprocess.run(["nvcc", "-std=c++17", "-I", include_dir(), "-c", str(out), "-o",
-                           str(root / "main.o")], capture_output=True, text=True, check=False)  # fmt: skip
+    args = ["nvcc", "-std=c++17", "-I", include_dir(), "-c", str(out), "-o", str(root / "main.o")]
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
 

@@ -420,12 +420,15 @@ def compile_object(
         raise _compile_error(proc.stderr, source, display)
 
 
-def link(prt: ProgramRuntime, objects: list[Path], output: Path) -> None:
-    """Links the program with the engine archive. -rdynamic lets the runtime
-    name kernels it was not told about (template instances) by symbol."""
+def link(
+    prt: ProgramRuntime, objects: list[Path], output: Path, flags: tuple[str, ...] = ()
+) -> None:
+    """Links the program (objects, then the user's linker `flags`) with the engine
+    archive. -rdynamic lets the runtime name kernels it was not told about
+    (template instances) by symbol."""
     rt = prt.runtime
-    args = [rt.cxx, *[str(o) for o in objects], "-o", str(output), "-rdynamic", "-pthread",
-            str(prt.archive), "-ldl"]  # fmt: skip
+    args = [rt.cxx, *[str(o) for o in objects], *flags, "-o", str(output), "-rdynamic",
+            "-pthread", str(prt.archive), "-ldl"]  # fmt: skip
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CompileError(f"linking {output} failed:\n{proc.stderr.strip()}")

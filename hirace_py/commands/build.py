@@ -21,6 +21,23 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
                    help=f"GPU architecture for nvcc -arch (default {DEFAULT_ARCH})")  # fmt: skip
     p.add_argument("--no-instrument", dest="instrument", action="store_false",
                    help="build the program as it is, without race checking")  # fmt: skip
+    p.add_argument("-l", dest="link_flags", action=_LinkFlag, default=[], metavar="LIB",
+                   help="link with library LIB (as nvcc -l)")  # fmt: skip
+    p.add_argument("-L", dest="link_flags", action=_LinkFlag, default=[], metavar="DIR",
+                   help="search DIR for libraries (as nvcc -L)")  # fmt: skip
+    p.add_argument("-W", dest="link_flags", action=_LinkFlag, default=[], metavar="l,OPT",
+                   help="-Wl,OPT[,OPT...]: options for the linker (nvcc: -Xlinker)")  # fmt: skip
+
+
+class _LinkFlag(argparse.Action):
+    """Keeps -l, -L and -Wl,... in one list, in the order given."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:  # fmt: skip
+        value = str(values)
+        if option_string == "-W" and not value.startswith("l,"):
+            parser.error(f"-W{value}: only -Wl,OPTIONS (linker options) is supported")
+        getattr(namespace, self.dest).append(f"{option_string}{value}")
 
 
 def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
@@ -37,6 +54,7 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         include_dirs=tuple(args.include_dirs),
         defines=defines(args),
         nvcc_flags=nvcc_flags,
+        link_flags=tuple(args.link_flags),
         arch=args.arch,
         config=config(args),
         instrument=args.instrument,
@@ -59,7 +77,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "prints a race report when it exits. The instrumented sources are kept in "
         "OUT.hirace/.",
     )
-    p.add_argument("sources", nargs="+", type=Path, metavar="SRC.cu", help="program sources")
+    p.add_argument("sources", nargs="+", type=Path, metavar="INPUT",
+                   help="program inputs: CUDA (.cu), C++ (.cpp, .cc, ...) and C (.c) sources, "
+                   "object files and libraries (.o, .a, .so)")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, required=True, help="the program to write")
     p.add_argument("--cpu", action="store_true", help="build for the CPU backend (g++)")
     add_program_options(p)
@@ -68,5 +88,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     built = build(options_from(args, args.sources, args.output, args.cpu))
+    for source, includer in built.included:
+        print(f"hirace: {source} is included by {includer}: built as part of it",
+              file=sys.stderr)  # fmt: skip
     print_warnings(built.warnings, ", ".join(map(str, args.sources)))
     return 0
