@@ -2,19 +2,25 @@
 
 Needs CuPy (`pip install '.[gpu]'`) and a GPU; importing this module without
 CuPy raises ImportError, which `hirace_py.backends.select` turns into a
-clear message.
+clear message. Sources are compiled by `hirace_py.backends.nvrtc` (the same
+function CI checks every kernel with) for the device's architecture, and the
+binary is loaded with CuPy.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import tempfile
 from collections.abc import Sequence
 
 import cupy as cp  # type: ignore[import-not-found]
 import numpy as np
 
+from hirace_py.backends import nvrtc
 from hirace_py.backends.base import LaunchTiming
-from hirace_py.errors import HiraceError
+from hirace_py.cache import cache_root
 from hirace_py.instrument.model import Tables
 
 STATE_SYMBOL = "hirace_state"
@@ -58,19 +64,24 @@ class CupyBuffer:
 
 
 class CupyModule:
-    """Instrumented source compiled with NVRTC through cupy.RawModule."""
+    """Instrumented source compiled by `nvrtc.compile_module`, loaded into a cupy.RawModule."""
 
     backend = "cupy"
 
     def __init__(self, source: str, filename: str, include_dirs: list[str], tables: Tables) -> None:
         self.tables = tables
-        names = [k.name for k in tables.kernels]
-        options = ("-std=c++17", *(f"-I{d}" for d in include_dirs))
-        try:
-            self.module = cp.RawModule(code=source, options=options, name_expressions=names)
-            self.module.compile()
-        except cp.cuda.compiler.CompileException as exc:
-            raise HiraceError(f"{filename}: NVRTC compilation failed:\n{exc}") from None
+        arch = f"sm_{cp.cuda.Device().compute_capability}"
+        dirs = [*include_dirs, os.path.dirname(os.path.abspath(filename))]
+        compiled = nvrtc.compile_module(source, filename, dirs, arch, nvrtc.kernel_names(tables))
+        self.symbols = compiled.lowered
+        digest = hashlib.sha256(compiled.binary).hexdigest()[:24]
+        binary = cache_root() / "cupy" / f"{digest}.{compiled.kind}"
+        if not binary.exists():
+            binary.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=binary.parent, delete=False) as f:
+                f.write(compiled.binary)
+            os.replace(f.name, binary)
+        self.module = cp.RawModule(path=str(binary))
 
     def alloc(self, nbytes: int) -> CupyBuffer:
         return CupyBuffer(cp.zeros(max(nbytes, 1), cp.uint8)[:nbytes])
@@ -109,7 +120,7 @@ class CupyModule:
         Seed, schedule and exited_threads do not apply on a GPU: the hardware
         schedules, and exited threads count as arrived at barriers.
         """
-        fn = self.module.get_function(kernel)
+        fn = self.module.get_function(self.symbols.get(kernel, kernel))
         if shared_bytes > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = shared_bytes
         params = self.tables.kernel(kernel).params

@@ -51,4 +51,18 @@ def open_module(
         raise HiraceError(
             f"--backend cupy needs CuPy ({exc}); install it with: pip install '.[gpu]'"
         ) from None
+    _require_device()
     return CupyModule(source, filename, include_dirs, tables), False
+
+
+def _require_device() -> None:
+    """HiraceError, one line, unless CuPy sees a CUDA device (a driver and a GPU)."""
+    import cupy
+
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CUDARuntimeError, or a missing driver library
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise HiraceError(f"--backend cupy: no usable CUDA device ({first})") from None
+    if count < 1:
+        raise HiraceError("--backend cupy: no CUDA device is present")

@@ -362,6 +362,19 @@ class Planner:
         return offset
 
     @staticmethod
+    def qualified_name(fn: ci.Cursor) -> str:
+        """`ns::inner::name` for a function in named namespaces; its name in an
+        anonymous one (which no qualified name reaches)."""
+        parts = [fn.spelling]
+        p = fn.semantic_parent
+        while p is not None and p.kind == K.NAMESPACE:
+            if not p.spelling:
+                return fn.spelling
+            parts.append(p.spelling)
+            p = p.semantic_parent
+        return "::".join(reversed(parts))
+
+    @staticmethod
     def enclosing_function(c: ci.Cursor) -> str:
         """Name of the function a declaration is written in ('' at file scope).
 
@@ -1013,7 +1026,9 @@ class Planner:
                     ).id
                 params.append(Param(p.spelling, p.type.spelling, pointer, var))
             units = self.kernel_shared_units.get(k.spelling, self.common_shared_units)
-            self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params), units))
+            self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params), units,
+                                              self.qualified_name(k),
+                                              k.kind == K.FUNCTION_TEMPLATE))  # fmt: skip
             self._kernel_files.append(file)
             if self.select_kernel(k.spelling):
                 file.edits.extend(self.plan_function(k, kernel=True).edits)

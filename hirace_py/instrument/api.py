@@ -102,7 +102,8 @@ def instrument(
     display = quote(os.path.basename(filename))
     if header_dir is None:
         header_dir = _default_header_dir(planner, target, program, config)
-    body, headers = _render(planner, host.edits if program else {}, Path(header_dir))
+    body, headers = _render(planner, host.edits if program else host.hide_from_nvrtc(),
+                            Path(header_dir))  # fmt: skip
     tables = planner.tables
     bases = base_macros(list(planner.files.values()), planner.site_bases,
                         planner.variable_bases, planner.frame_bases,

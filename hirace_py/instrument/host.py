@@ -92,6 +92,28 @@ class HostPlanner:
             or K.CUDAHOST_ATTR in _attrs(f)
         ]  # fmt: skip
 
+    def hide_from_nvrtc(self) -> dict[str, list[edits.Edit]]:
+        """Edits that put every host-only function definition under
+        `#ifndef __CUDACC_RTC__`: NVRTC (the CuPy backend's compiler) rejects
+        host functions, and kernels cannot call them; nvcc and the CPU backend
+        still compile them. `constexpr` functions stay (device code may use them)."""
+        out: dict[str, list[edits.Edit]] = {}
+        for fn in self.host_functions():
+            if K.CUDAHOST_ATTR in _attrs(fn) and K.CUDADEVICE_ATTR in _attrs(fn):
+                continue
+            tokens = [t.spelling for t in self.p._tokens(fn)[:8]]
+            if "constexpr" in tokens or fn.kind == K.CONSTRUCTOR:
+                continue
+            f = self.p.file(fn)
+            start, end = fn.extent.start, fn.extent.end
+            name = f.display.replace("\\", "\\\\").replace('"', '\\"')
+            out.setdefault(f.name, []).append(edits.wrap(
+                start.offset, end.offset,
+                f'\n#ifndef __CUDACC_RTC__\n#line {start.line} "{name}"\n',
+                f'\n#endif\n#line {end.line} "{name}"\n',
+            ))  # fmt: skip
+        return out
+
     def run(self) -> bool:
         """Plan host edits; True when this is a program unit."""
         for fn in self.host_functions():

@@ -65,6 +65,10 @@ class Kernel:
     params: tuple[Param, ...]
     shared_units: int = 0
     """Shadow words of a block frame for the static __shared__ variables it can use."""
+    qualified: str = ""
+    """Its name with its enclosing namespaces (`ns::k`), as NVRTC looks it up."""
+    template: bool = False
+    """A kernel template (no symbol until instantiated)."""
 
 
 @dataclass(frozen=True)
