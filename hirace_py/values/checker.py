@@ -71,6 +71,7 @@ class ValuesChecker:
         self.lines = source.splitlines()
         self.instrumented = instrumented or instrument(source, filename, self.config,
                                                        include_dirs)  # fmt: skip
+        self.instrumented.write_headers()
         dirs = [values_include_dir(), include_dir(), *(include_dirs or [])]
         self.module = CpuModule(self.instrumented.source, filename, dirs)
         self.report = Report(filename, warnings=list(self.tables.warnings))
