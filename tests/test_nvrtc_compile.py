@@ -89,12 +89,8 @@ def test_a_compile_error_names_the_file_and_line(tmp_path: Path) -> None:
         nvrtc.compile_module(source, str(tmp_path / "bad.cu"), [], names={"k": "k"})
 
 
-def test_cupy_without_a_driver_is_a_one_line_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """CuPy installed on a machine without a driver: `--backend cupy` says so in one
-    line and exits 2 (the module stands in for CuPy, whose device query fails as
-    it does there)."""
+def _no_driver_cupy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand in for CuPy on a machine without a driver: its device query fails."""
 
     class CUDARuntimeError(RuntimeError):
         pass
@@ -109,7 +105,17 @@ def test_cupy_without_a_driver_is_a_one_line_error(
     )
     monkeypatch.setitem(sys.modules, "cupy", fake)
     monkeypatch.setitem(sys.modules, "hirace_py.backends.cupy_device",
-                        types.SimpleNamespace(CupyModule=None))  # fmt: skip
+                        types.ModuleType("hirace_py.backends.cupy_device"))  # fmt: skip
+
+
+def test_cupy_without_a_driver_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CuPy installed on a machine without a driver: `--backend cupy` says so in one
+    line and exits 2 (the module stands in for CuPy, whose device query fails as
+    it does there)."""
+
+    _no_driver_cupy(monkeypatch)
     kernel = tmp_path / "k.cu"
     kernel.write_text("__global__ void k(int* a) { a[threadIdx.x] = 1; }\n")
     (tmp_path / "spec.toml").write_text(
@@ -124,3 +130,19 @@ def test_cupy_without_a_driver_is_a_one_line_error(
         "hirace: error: --backend cupy: no usable CUDA device (cudaErrorInsufficientDriver: "
         "CUDA driver version is insufficient for CUDA runtime version)\n"
     )
+
+
+def test_a_suite_on_cupy_without_a_driver_stores_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The environment failure is one error before the run, not a result row per code."""
+    _no_driver_cupy(monkeypatch)
+    db = tmp_path / "results.sqlite"
+    code = main(["check", str(ROOT / "indigo" / "minisuite"), "--inputs",
+                 str(ROOT / "indigo" / "graphs" / "binary_tree_7.egr"), "--backend", "cupy",
+                 "--db", str(db)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("hirace: error: --backend cupy: no usable CUDA device (")
+    assert err.count("\n") == 1
+    assert not db.exists()

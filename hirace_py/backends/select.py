@@ -45,20 +45,26 @@ def open_module(
         from hirace_py.backends.cpu_device import CpuModule
 
         return CpuModule(source, filename, include_dirs), True
+    require(name)
+    from hirace_py.backends.cupy_device import CupyModule
+
+    return CupyModule(source, filename, include_dirs, tables), False
+
+
+def require(name: str) -> None:
+    """HiraceError, one line, unless backend `name` can run here: for 'cupy', CuPy
+    imports and sees a CUDA device (a driver and a GPU). A suite checks this once,
+    before it runs (and stores) anything."""
+    if name != "cupy":
+        return
     try:
-        from hirace_py.backends.cupy_device import CupyModule
+        import cupy
+
+        import hirace_py.backends.cupy_device  # noqa: F401
     except ImportError as exc:
         raise HiraceError(
             f"--backend cupy needs CuPy ({exc}); install it with: pip install '.[gpu]'"
         ) from None
-    _require_device()
-    return CupyModule(source, filename, include_dirs, tables), False
-
-
-def _require_device() -> None:
-    """HiraceError, one line, unless CuPy sees a CUDA device (a driver and a GPU)."""
-    import cupy
-
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:  # CUDARuntimeError, or a missing driver library

@@ -122,7 +122,7 @@ def run_suite(args: argparse.Namespace) -> int:
 
 def _indigo_request(args: argparse.Namespace) -> Request:
     """Validate the suite options; HiraceError naming the bad one."""
-    from hirace_py.backends.select import resolve
+    from hirace_py.backends.select import require, resolve
     from hirace_py.indigo.driver import Settings
     from hirace_py.indigo.runner import Request
 
@@ -153,6 +153,7 @@ def _indigo_request(args: argparse.Namespace) -> Request:
     if args.db is not None and args.db.exists() and not args.db.is_file():
         raise HiraceError(f"--db {args.db}: not a file")
     backend, note = resolve(args.backend)
+    require(backend)  # an unusable backend is one error, not a row per code
     print(f"hirace: {note}", file=sys.stderr)
     settings = Settings(threads, blocks, backend, config(args), args.engine)
     progress = args.progress or sys.stderr.isatty()
