@@ -6,14 +6,28 @@ inputs, `--repeat` times each; the table gives the median grid times, their
 ratio, and the shadow bytes per monitored data element. Backends: the CPU
 backend always, CuPy too when a GPU is usable (or with --backend cupy).
 
-Targets (issue 6): median CPU ratio <= 4x; on a GPU median <= 1.1x and mean <= 3x.
-Run: python bench/overhead.py [--repeat 5] [--backend cpu|cupy|all]
+On the CPU backend, when valgrind is installed, each kernel also runs once
+plain and once checked on smaller inputs under callgrind, counting the
+instructions executed inside the grid (`hr::run_grid`); the difference over
+the number of checked accesses (counted from the kernel's code, `Case.accesses`)
+is the cost of one checked access. Instruction counts do not depend on the
+load of a shared machine, as times do.
+
+Targets (issue 16): median CPU time ratio <= 1.5x, worst <= 3x; at most 40
+instructions per checked access on saxpy and stencil. On a GPU (issue 6)
+median <= 1.1x and mean <= 3x.
+Run: python bench/overhead.py [--repeat 5] [--backend cpu|cupy|all] [--no-callgrind]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +39,10 @@ from hirace_py.checker import Checker, include_dir
 from hirace_py.config import Config
 
 SOURCE = Path(__file__).parent / "kernels" / "overhead.cu"
+FULL = (1 << 20, 256)
+"""Element count and matrix side of the timed runs."""
+SMALL = (1 << 14, 64)
+"""The same for the callgrind runs (an instruction count needs no large input)."""
 
 
 @dataclass
@@ -35,35 +53,42 @@ class Case:
     grid: tuple[int, ...]
     block: tuple[int, ...]
     args: Callable[[], list[object]]
+    accesses: int
+    """Checked accesses the launch makes, counted from the kernel's code."""
 
 
-def cases() -> list[Case]:
+def cases(n: int, m: int) -> list[Case]:
+    """The eight kernels on n-element vectors and m x m matrices (n >= 2^14, m % 16 == 0)."""
     rng = np.random.default_rng(0)
-    n = 1 << 20
     x = rng.random(n, dtype=np.float32)
     y = rng.random(n, dtype=np.float32)
-    m = 256
     a = rng.random(m * m, dtype=np.float32)
     b = rng.random(m * m, dtype=np.float32)
     keys = rng.integers(0, 1 << 20, n).astype(np.int32)
     ints = rng.integers(0, 100, n).astype(np.int32)
+    side = int(np.sqrt(n)) // 32 * 32  # transpose: the largest square of 32x32 tiles in x
+    q = n // 4
     return [
         Case("saxpy", "memory", "saxpy", (n // 256,), (256,),
-             lambda: [n, np.float32(2.0), x.copy(), y.copy()]),
+             lambda: [n, np.float32(2.0), x.copy(), y.copy()], 3 * n),
         Case("stencil", "memory", "stencil", (n // 256,), (256,),
-             lambda: [n, x.copy(), np.zeros(n, np.float32)]),
-        Case("polynomial", "compute", "polynomial", (n // 4 // 256,), (256,),
-             lambda: [n // 4, x[: n // 4].copy(), np.zeros(n // 4, np.float32)]),
+             lambda: [n, x.copy(), np.zeros(n, np.float32)], 4 * (n - 2)),
+        Case("polynomial", "compute", "polynomial", (q // 256,), (256,),
+             lambda: [q, x[:q].copy(), np.zeros(q, np.float32)], 2 * q),
+        # per block: 256 loads and stores, 3 per active thread per level, 2 by thread 0
         Case("block_sum", "shared", "block_sum", (n // 256,), (256,),
-             lambda: [x.copy(), np.zeros(n // 256, np.float32)]),
+             lambda: [x.copy(), np.zeros(n // 256, np.float32)], n // 256 * (512 + 3 * 255 + 2)),
+        # per thread and tile: 2 loads, 2 shared stores, 32 shared loads; then 1 store
         Case("matmul", "shared", "matmul", (m // 16, m // 16), (16, 16),
-             lambda: [m, a.copy(), b.copy(), np.zeros(m * m, np.float32)]),
-        Case("transpose", "shared", "transpose", (32, 32), (32, 32),
-             lambda: [1024, x.copy(), np.zeros(n, np.float32)]),
+             lambda: [m, a.copy(), b.copy(), np.zeros(m * m, np.float32)],
+             m * m * (m // 16 * 36 + 1)),
+        Case("transpose", "shared", "transpose", (side // 32, side // 32), (32, 32),
+             lambda: [side, x.copy(), np.zeros(n, np.float32)], 4 * side * side),
+        # per block: 64 clears, 2 per key, 2 per bin to merge
         Case("histogram", "atomic", "histogram", (256,), (256,),
-             lambda: [n, keys.copy(), np.zeros(64, np.int32)]),
+             lambda: [n, keys.copy(), np.zeros(64, np.int32)], 256 * (64 + 2 * 64) + 2 * n),
         Case("warp_sum", "atomic", "warp_sum", (n // 256,), (256,),
-             lambda: [n, ints.copy(), np.zeros(1, np.uint64)]),
+             lambda: [n, ints.copy(), np.zeros(1, np.uint64)], n + n // 32),
     ]  # fmt: skip
 
 
@@ -79,12 +104,17 @@ def pad(dims: tuple[int, ...]) -> tuple[int, int, int]:
     return d[0], d[1], d[2]
 
 
-def run_backend(backend: str, repeat: int) -> list[tuple[Case, float, float, float]]:
+def modules(backend: str):  # type: ignore[no-untyped-def]
     source = SOURCE.read_text()
     checker = Checker(source, str(SOURCE), Config(), backend)
     plain, _ = open_module(backend, source, str(SOURCE), [include_dir()], checker.tables)
+    return checker, plain
+
+
+def run_backend(backend: str, repeat: int) -> list[tuple[Case, float, float, float]]:
+    checker, plain = modules(backend)
     rows = []
-    for case in cases():
+    for case in cases(*FULL):
         t_plain, t_checked, per_element = [], [], 0.0
         for _ in range(repeat):
             t_plain.append(plain_time(plain, case))
@@ -97,25 +127,81 @@ def run_backend(backend: str, repeat: int) -> list[tuple[Case, float, float, flo
     return rows
 
 
+def run_one(name: str, mode: str) -> None:
+    """Child of `instructions`: one small launch of one case, plain or checked."""
+    checker, plain = modules("cpu")
+    case = next(c for c in cases(*SMALL) if c.name == name)
+    if mode == "plain":
+        plain_time(plain, case)
+    else:
+        checker.launch(case.kernel, case.grid, case.block, case.args())
+
+
+def grid_instructions(name: str, mode: str) -> int:
+    """Instructions executed inside the grid of one small launch, counted by callgrind."""
+    with tempfile.TemporaryDirectory(prefix="hirace-callgrind-") as tmp:
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+             "--toggle-collect=hr::run_grid*", f"--callgrind-out-file={tmp}/cg.%p",
+             sys.executable, __file__, "--one", name, mode],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+        )  # fmt: skip
+        total = 0
+        for out in Path(tmp).iterdir():
+            for line in out.read_text().splitlines():
+                if line.startswith("summary:"):
+                    total += int(line.split()[1])
+        return total
+
+
+def instructions() -> dict[str, tuple[float, float]]:
+    """Per case: plain instructions per access and extra instructions per checked access."""
+    out = {}
+    for case in cases(*SMALL):
+        plain, checked = grid_instructions(case.name, "plain"), grid_instructions(case.name,
+                                                                                  "checked")
+        out[case.name] = (plain / case.accesses, (checked - plain) / case.accesses)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--backend", choices=["cpu", "cupy", "all"], default="all")
+    parser.add_argument("--no-callgrind", action="store_true",
+                        help="skip the instruction counts (valgrind)")  # fmt: skip
+    parser.add_argument("--one", nargs=2, metavar=("CASE", "MODE"), help=argparse.SUPPRESS)
     opts = parser.parse_args()
+    if opts.one:
+        run_one(*opts.one)
+        return
     backends = ["cpu", "cupy"] if opts.backend == "all" else [opts.backend]
     if "cupy" in backends and opts.backend == "all" and not gpu_usable():
         print("(no usable GPU: CuPy backend skipped)")
         backends = ["cpu"]
+    counts: dict[str, tuple[float, float]] = {}
+    if "cpu" in backends and not opts.no_callgrind:
+        if shutil.which("valgrind"):
+            counts = instructions()
+        else:
+            print("(valgrind not found: no instruction counts)")
     for backend in backends:
         rows = run_backend(backend, opts.repeat)
         print(f"\nbackend {backend}: median of {opts.repeat} runs each, interleaved")
-        print(f"{'kernel':<12}{'kind':<9}{'plain ms':>10}{'checked ms':>12}{'ratio':>8}"
-              f"{'shadow B/elem':>15}")  # fmt: skip
+        head = f"{'kernel':<12}{'kind':<9}{'plain ms':>10}{'checked ms':>12}{'ratio':>8}"
+        head += f"{'shadow B/elem':>15}"
+        if backend == "cpu" and counts:
+            head += f"{'plain instr/acc':>17}{'extra instr/acc':>17}"
+        print(head)
         ratios = []
         for case, tp, tc, per in rows:
             ratios.append(tc / tp)
-            print(f"{case.name:<12}{case.kind:<9}{tp * 1e3:>10.2f}{tc * 1e3:>12.2f}"
-                  f"{tc / tp:>7.2f}x{per:>15.2f}")  # fmt: skip
+            line = f"{case.name:<12}{case.kind:<9}{tp * 1e3:>10.2f}{tc * 1e3:>12.2f}"
+            line += f"{tc / tp:>7.2f}x{per:>15.2f}"
+            if backend == "cpu" and counts:
+                line += f"{counts[case.name][0]:>17.1f}{counts[case.name][1]:>17.1f}"
+            print(line)
         print(f"median ratio {statistics.median(ratios):.2f}x, mean {statistics.mean(ratios):.2f}x,"
               f" max {max(ratios):.2f}x")  # fmt: skip
 

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import hirace_py
-from hirace_py import fsm, shadow
+from hirace_py import fastpath, fsm, shadow
 from hirace_py.cache import cache_root
 from hirace_py.instrument import state
 from hirace_py.templating import environment
@@ -28,6 +28,9 @@ def render_header() -> str:
         .render(
             state_bits=fsm.STATE_BITS,
             race=fsm.RACE,
+            init=fsm.INIT,
+            keeps=fastpath.KEEPS,
+            fresh=fastpath.FRESH,
             n_states=fsm.N_STATES,
             table=[int(v) for v in fsm.FLAT_TRANSITIONS],
             state_names=fsm.STATES,

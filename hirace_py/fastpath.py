@@ -1,0 +1,45 @@
+"""The runtime's fast path, derived from the FSM table (never typed by hand).
+
+An access whose shadow word would not change needs no store and no
+compare-and-swap. The word is (state, site, last accessor's identity and
+clocks); it is unchanged exactly when the accessor *is* the last accessor
+with the same clocks (so the relation is S and the sync status U), at the
+same site, and the table maps the state to itself for that action. That set
+of (state, action, U, S) entries is `KEEPS`: the runtime tests one word
+compare and one bit, and leaves memory untouched. Skipping such a store is
+exact because the stored word, hence every later decision, is bit-identical
+to what the slow path would have written. RACE is left out although it maps
+to itself: during a replay every access to a RACE element is logged.
+
+A word in INIT has no last accessor: its successor depends on the action
+alone (`FRESH`), so the runtime skips the relation and sync computation.
+"""
+
+from __future__ import annotations
+
+from hirace_py import fsm
+
+STATE_SET_BITS = 32
+"""KEEPS masks are 32-bit: one bit per state (the word reserves 5 state bits)."""
+
+
+def keeps(action: fsm.Action) -> int:
+    """Bit s set when the same thread, in the same epochs, leaves state s as it is."""
+    mask = 0
+    for s in range(fsm.N_STATES):
+        if s != fsm.RACE and fsm.step(s, action, fsm.Sync.U, fsm.Rel.S) == s:
+            mask |= 1 << s
+    return mask
+
+
+def fresh(action: fsm.Action) -> int:
+    """State after the first access to a location; the table's INIT row is uniform."""
+    row = fsm.TRANSITIONS[fsm.INIT, action]
+    if (row != row.flat[0]).any():
+        raise AssertionError(f"INIT row of action {action.name} depends on sync or relation")
+    return int(row.flat[0])
+
+
+assert fsm.N_STATES <= STATE_SET_BITS
+KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
+FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)
