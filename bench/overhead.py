@@ -159,8 +159,8 @@ def instructions() -> dict[str, tuple[float, float]]:
     """Per case: plain instructions per access and extra instructions per checked access."""
     out = {}
     for case in cases(*SMALL):
-        plain, checked = grid_instructions(case.name, "plain"), grid_instructions(case.name,
-                                                                                  "checked")
+        plain = grid_instructions(case.name, "plain")
+        checked = grid_instructions(case.name, "checked")
         out[case.name] = (plain / case.accesses, (checked - plain) / case.accesses)
     return out
 

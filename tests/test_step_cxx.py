@@ -70,9 +70,9 @@ def check(exe: Path, batch: crosscheck.Batch) -> None:
         got = run_harness(exe, batch, sites)
         bad = np.flatnonzero((got != want).any(axis=1))
         if bad.size:
-            row = int(bad[0])
-            pytest.fail(f"trace {row}: C++ {got[row].tolist()} replay {want[row].tolist()} "
-                        f"(ops {batch.ops[row].tolist()}, who {batch.who[row].tolist()})")  # fmt: skip
+            r = int(bad[0])
+            pytest.fail(f"trace {r}: C++ {got[r].tolist()} replay {want[r].tolist()} "
+                        f"(ops {batch.ops[r].tolist()}, who {batch.who[r].tolist()})")  # fmt: skip
 
 
 def test_witness_traces_through_cxx_step(harness: Path) -> None:
