@@ -1,39 +1,37 @@
-"""CUDA headers that user code includes and hirace stands in for with empty files.
+"""CUDA headers that user code includes and hirace stands in for.
 
-Everything they would declare comes from hirace's own headers instead: the
+Everything CUDA's own headers would declare comes from hirace's instead: the
 parse prelude when libclang parses, the CPU runtime when g++ compiles for the
-CPU backend. One list, so parsing and compiling accept the same includes.
+CPU backend. The list is the catalogue's (hirace_py/cuda_api.toml), so parsing
+and compiling accept the same includes; a header of something hirace does not
+support stands in as an #error naming it.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
-CUDA_HEADERS = (
-    "cuda.h",
-    "cuda_runtime.h",
-    "cuda_runtime_api.h",
-    "cuda_profiler_api.h",
-    "cuda_device_runtime_api.h",
-    "device_launch_parameters.h",
-    "device_functions.h",
-    "device_atomic_functions.h",
-    "driver_types.h",
-    "math_functions.h",
-    "sm_20_atomic_functions.h",
-    "sm_30_intrinsics.h",
-    "sm_32_intrinsics.h",
-    "sm_60_atomic_functions.h",
-    "vector_types.h",
-    "vector_functions.h",
-    "crt/host_defines.h",
-)
+from hirace_py import cuda_api
+
+CUDA_HEADERS = tuple(cuda_api.stand_in_headers())
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write `text` to `path` unless it holds it already (atomically: other
+    processes may read the file meanwhile)."""
+    if path.exists() and path.read_text() == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".stand-in-")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
 
 
 def write_stand_ins(directory: Path, comment: str) -> None:
-    """Write an empty stand-in for every CUDA header under `directory`."""
-    for name in CUDA_HEADERS:
-        path = directory / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            path.write_text(f"#pragma once\n// {comment}\n")
+    """Write a stand-in for every CUDA header under `directory`."""
+    for name, text in cuda_api.stand_in_headers().items():
+        write_file(directory / name, f"#pragma once\n// {comment}\n{text}")

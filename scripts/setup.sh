@@ -25,3 +25,10 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test,bench]'
+# CUDA's headers, which tests/test_cuda_api.py checks the CUDA API catalogue
+# against: the toolkit's where one is installed, else these wheels' (the
+# toolkit's version, so that both give the same headers).
+if [ ! -f /usr/local/cuda/include/crt/math_functions.h ] && [ -z "${HIRACE_CUDA_INCLUDE:-}" ]; then
+  .venv/bin/python -m pip install -q nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96 \
+    nvidia-cuda-cccl==13.0.85
+fi

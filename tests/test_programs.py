@@ -20,13 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from hirace_py import cli, program
+from hirace_py import cli, cuda_api, program
 from hirace_py.backends import cpu_program
 from hirace_py.instrument import instrument
 from hirace_py.program import BuildOptions
 
 PROGRAMS = Path(__file__).parent / "programs"
-PRELUDE = Path(__file__).parent.parent / "templates" / "parse_prelude.h"
 # What a race is compared by: file, the two lines (sorted), kind, space.
 RaceKey = tuple[str, tuple[int, int], str, str]
 
@@ -308,7 +307,7 @@ def test_parse_prelude_declares_the_cpu_runtime_api() -> None:
     """Every runtime function and error code programs get on the CPU also parses
     for instrumentation."""
     header = cpu_program.render_program(cpu_program.PROGRAM_HEADER)
-    prelude = PRELUDE.read_text()
+    prelude = cuda_api.prelude()
     declared = {n for n in re.findall(r"\b(cuda[A-Z]\w*)\s*\(", header) if not n.endswith("_t")}
     assert len(declared) > 60
     missing = sorted(n for n in declared if not re.search(rf"\b{n}\s*\(", prelude))

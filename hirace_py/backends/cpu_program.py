@@ -30,6 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hirace_py import cuda_api
 from hirace_py.backends.cpu_build import _compile_error, _define_flags
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_runtime import (
@@ -56,81 +57,10 @@ UNIT_TEMPLATE = "cuda_cpu_program_unit.cpp.j2"
 # Headers programs include besides those kernel sources do; the program
 # header declares what they would.
 
-# CUDA's error codes that the CPU runtime returns or programs test for:
-# (name, value, cudaGetErrorString's text), as in CUDA 12's driver_types.h.
-ERRORS: tuple[tuple[str, int, str], ...] = (
-    ("cudaSuccess", 0, "no error"),
-    ("cudaErrorInvalidValue", 1, "invalid argument"),
-    ("cudaErrorMemoryAllocation", 2, "out of memory"),
-    ("cudaErrorInitializationError", 3, "initialization error"),
-    ("cudaErrorCudartUnloading", 4, "driver shutting down"),
-    ("cudaErrorInvalidConfiguration", 9, "invalid configuration argument"),
-    ("cudaErrorInvalidPitchValue", 12, "invalid pitch argument"),
-    ("cudaErrorInvalidSymbol", 13, "invalid device symbol"),
-    ("cudaErrorInvalidHostPointer", 16, "invalid host pointer"),
-    ("cudaErrorInvalidDevicePointer", 17, "invalid device pointer"),
-    ("cudaErrorInvalidMemcpyDirection", 21, "invalid copy direction for memcpy"),
-    ("cudaErrorInsufficientDriver", 35,
-     "CUDA driver version is insufficient for CUDA runtime version"),
-    ("cudaErrorInvalidDeviceFunction", 98, "invalid device function"),
-    ("cudaErrorNoDevice", 100, "no CUDA-capable device is detected"),
-    ("cudaErrorInvalidDevice", 101, "invalid device ordinal"),
-    ("cudaErrorNoKernelImageForDevice", 209,
-     "no kernel image is available for execution on the device"),
-    ("cudaErrorUnsupportedLimit", 215, "limit is not supported on this architecture"),
-    ("cudaErrorInvalidResourceHandle", 400, "invalid resource handle"),
-    ("cudaErrorNotReady", 600, "device not ready"),
-    ("cudaErrorIllegalAddress", 700, "an illegal memory access was encountered"),
-    ("cudaErrorLaunchOutOfResources", 701, "too many resources requested for launch"),
-    ("cudaErrorLaunchTimeout", 702, "the launch timed out and was terminated"),
-    ("cudaErrorAssert", 710, "device-side assert triggered"),
-    ("cudaErrorHardwareStackError", 714, "hardware stack error"),
-    ("cudaErrorIllegalInstruction", 715, "an illegal instruction was encountered"),
-    ("cudaErrorMisalignedAddress", 716, "misaligned address"),
-    ("cudaErrorLaunchFailure", 719, "unspecified launch failure"),
-    ("cudaErrorNotPermitted", 800, "operation not permitted"),
-    ("cudaErrorNotSupported", 801, "operation not supported"),
-    ("cudaErrorUnknown", 999, "unknown error"),
-)  # fmt: skip
-
-# cudaDeviceGetAttribute: (name, CUDA's value, the CPU device's answer as C++,
-# with {arch_major}, {arch_minor} and {shared_limit} filled in from the runtime).
-ATTRIBUTES: tuple[tuple[str, int, str], ...] = (
-    ("cudaDevAttrMaxThreadsPerBlock", 1, "1024"),
-    ("cudaDevAttrMaxBlockDimX", 2, "1024"),
-    ("cudaDevAttrMaxBlockDimY", 3, "1024"),
-    ("cudaDevAttrMaxBlockDimZ", 4, "64"),
-    ("cudaDevAttrMaxGridDimX", 5, "2147483647"),
-    ("cudaDevAttrMaxGridDimY", 6, "65535"),
-    ("cudaDevAttrMaxGridDimZ", 7, "65535"),
-    ("cudaDevAttrMaxSharedMemoryPerBlock", 8, "48 * 1024"),
-    ("cudaDevAttrTotalConstantMemory", 9, "65536"),
-    ("cudaDevAttrWarpSize", 10, "warpSize"),
-    ("cudaDevAttrMaxPitch", 11, "2147483647"),
-    ("cudaDevAttrMaxRegistersPerBlock", 12, "65536"),
-    ("cudaDevAttrClockRate", 13, "1000000"),
-    ("cudaDevAttrMultiProcessorCount", 16, "1"),
-    ("cudaDevAttrKernelExecTimeout", 17, "::hr::program::settings().timeout_s > 0"),
-    ("cudaDevAttrIntegrated", 18, "1"),
-    ("cudaDevAttrCanMapHostMemory", 19, "1"),
-    ("cudaDevAttrComputeMode", 20, "0"),
-    ("cudaDevAttrConcurrentKernels", 31, "0"),
-    ("cudaDevAttrEccEnabled", 32, "0"),
-    ("cudaDevAttrMemoryClockRate", 36, "1000000"),
-    ("cudaDevAttrGlobalMemoryBusWidth", 37, "64"),
-    ("cudaDevAttrL2CacheSize", 38, "1 << 20"),
-    ("cudaDevAttrMaxThreadsPerMultiProcessor", 39, "2048"),
-    ("cudaDevAttrUnifiedAddressing", 41, "1"),
-    ("cudaDevAttrComputeCapabilityMajor", 75, "{arch_major}"),
-    ("cudaDevAttrComputeCapabilityMinor", 76, "{arch_minor}"),
-    ("cudaDevAttrMaxSharedMemoryPerMultiprocessor", 81, "{shared_limit} + 1024"),
-    ("cudaDevAttrMaxRegistersPerMultiprocessor", 82, "65536"),
-    ("cudaDevAttrManagedMemory", 83, "1"),
-    ("cudaDevAttrConcurrentManagedAccess", 89, "1"),
-    ("cudaDevAttrCooperativeLaunch", 95, "0"),
-    ("cudaDevAttrMaxSharedMemoryPerBlockOptin", 97, "{shared_limit}"),
-    ("cudaDevAttrMaxBlocksPerMultiprocessor", 106, "32"),
-)
+# CUDA's error codes (name, value, cudaGetErrorString's text) and device
+# attributes (name, value, the CPU device's answer), from the catalogue.
+ERRORS = cuda_api.catalogue().runtime_errors
+ATTRIBUTES = cuda_api.catalogue().device_attributes
 
 
 def render_program(name: str) -> str:
@@ -141,7 +71,9 @@ def render_program(name: str) -> str:
         "shared_limit": SHARED_LIMIT,
     }
     attributes = [(attr, value, answer.format(**values)) for attr, value, answer in ATTRIBUTES]
-    return render(name + ".j2", errors=ERRORS, attributes=attributes)
+    return render(
+        name + ".j2", errors=ERRORS, attributes=attributes, runtime_types=cuda_api.runtime_types()
+    )
 
 
 @dataclass(frozen=True)

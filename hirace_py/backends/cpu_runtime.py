@@ -19,6 +19,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hirace_py import __version__
+from hirace_py import __version__, cuda_api
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
 from hirace_py.cache import cache_root
@@ -70,81 +71,13 @@ BASE_FLAGS = (
 
 LIBRARY_NAME = "libhirace_cuda_cpu.so"
 
-_VECTOR_BASES = (
-    ("char", "signed char", 1),
-    ("uchar", "unsigned char", 1),
-    ("short", "short", 2),
-    ("ushort", "unsigned short", 2),
-    ("int", "int", 4),
-    ("uint", "unsigned int", 4),
-    ("long", "long", 8),
-    ("ulong", "unsigned long", 8),
-    ("longlong", "long long", 8),
-    ("ulonglong", "unsigned long long", 8),
-    ("float", "float", 4),
-    ("double", "double", 8),
-)
 
-_MINMAX_ATOMIC_TYPES = ("int", "unsigned int", "unsigned long long", "long long")
-# CUDA's atomics: name, the types it has overloads for, the new value from old and val.
-_ATOMICS = (
-    ("atomicAdd", ("int", "unsigned int", "unsigned long long", "float", "double"), "old + val"),
-    ("atomicSub", ("int", "unsigned int"), "old - val"),
-    ("atomicExch", ("int", "unsigned int", "unsigned long long", "float"), "val"),
-    ("atomicMin", _MINMAX_ATOMIC_TYPES, "val < old ? val : old"),
-    ("atomicMax", _MINMAX_ATOMIC_TYPES, "old < val ? val : old"),
-    ("atomicInc", ("unsigned int",), "(old >= val) ? 0u : old + 1u"),
-    ("atomicDec", ("unsigned int",), "(old == 0u || old > val) ? val : old - 1u"),
-    ("atomicAnd", ("int", "unsigned int", "unsigned long long"), "old & val"),
-    ("atomicOr", ("int", "unsigned int", "unsigned long long"), "old | val"),
-    ("atomicXor", ("int", "unsigned int", "unsigned long long"), "old ^ val"),
-    ("atomicCAS", ("int", "unsigned int", "unsigned long long", "unsigned short"), ""),
-)  # fmt: skip
-
-_FAST_MATH = (
-    ("__expf(float x)", "expf(x)"),
-    ("__exp10f(float x)", "exp10f(x)"),
-    ("__logf(float x)", "logf(x)"),
-    ("__log2f(float x)", "log2f(x)"),
-    ("__log10f(float x)", "log10f(x)"),
-    ("__sinf(float x)", "sinf(x)"),
-    ("__cosf(float x)", "cosf(x)"),
-    ("__tanf(float x)", "tanf(x)"),
-    ("__powf(float x, float y)", "powf(x, y)"),
-)
-
-_REDUCES = (
-    ("add", "kReduceAdd"),
-    ("min", "kReduceMin"),
-    ("max", "kReduceMax"),
-    ("and", "kReduceAnd"),
-    ("or", "kReduceOr"),
-    ("xor", "kReduceXor"),
-)
-
-_MINMAX_TYPES = (
-    "int",
-    "unsigned int",
-    "long",
-    "unsigned long",
-    "long long",
-    "unsigned long long",
-    "float",
-    "double",
-)
-
-
-def _vector_types() -> list[dict[str, object]]:
-    types = []
-    for name, ctype, size in _VECTOR_BASES:
-        for n in (1, 2, 3, 4):
-            # CUDA aligns 1-, 2- and 4-vectors to their size (at most 16);
-            # 3-vectors only to their element.
-            align = size if n in (1, 3) else min(size * n, 16)
-            types.append(
-                {"name": f"{name}{n}", "ctype": ctype, "fields": "xyzw"[:n], "align": align}
-            )
-    return types
+def _reduces() -> list[tuple[str, str]]:
+    """The warp reductions __reduce_<op>_sync and the engine's operation for each."""
+    ops = sorted(
+        {m[1] for n in cuda_api.names("warp") if (m := re.match(r"__reduce_(\w+)_sync$", n))}
+    )
+    return [(op, f"kReduce{op.capitalize()}") for op in ops]
 
 
 def template_context() -> dict[str, object]:
@@ -157,14 +90,12 @@ def template_context() -> dict[str, object]:
         "default_stack_kb": DEFAULT_STACK_KB,
         "cuda_arch": CUDA_ARCH,
         "cuda_version": CUDA_VERSION,
-        "vector_types": _vector_types(),
-        "atomics": [{"name": n, "types": t, "expr": e} for n, t, e in _ATOMICS],
-        "atomic_scopes": ("", "_block", "_system"),
-        "fast_math": _FAST_MATH,
-        "reduces": _REDUCES,
-        "minmax_types": _MINMAX_TYPES,
-        "cache_loads": ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"),
-        "cache_stores": ("__stwb", "__stcg", "__stcs", "__stwt"),
+        "vector_types": cuda_api.vector_types(),
+        "reduces": _reduces(),
+        "cpu_functions": cuda_api.cpu_functions(),
+        "cpu_macros": cuda_api.cpu_macros(),
+        "device_types": cuda_api.device_types(),
+        "system_includes": cuda_api.catalogue().system_includes,
     }
 
 

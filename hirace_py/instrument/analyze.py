@@ -34,10 +34,13 @@ from pathlib import Path
 
 import clang.cindex as ci
 
+from hirace_py import cuda_api
+from hirace_py.cuda_api import atomic_scopes
 from hirace_py.instrument import edits
 from hirace_py.instrument.files import (
     FRAME_DYNAMIC,
     FRAME_LOCALS,
+    PRELUDE,
     SourceFile,
     is_system,
     quote,
@@ -62,17 +65,17 @@ CASTS = {
     K.CXX_FUNCTIONAL_CAST_EXPR,
 }
 
-ATOMIC_OPS = ("Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "And", "Or", "Xor", "CAS")
-ATOMICS = {f"atomic{op}{scope}": ("BA" if scope == "_block" else "GA")
-           for op in ATOMIC_OPS for scope in ("", "_block", "_system")}  # fmt: skip
-LOADS = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}
-STORES = {"__stwb", "__stcg", "__stcs", "__stwt"}
-VALUE_BARRIERS = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
-UNTRACKED_CALLS = {"memcpy", "memset", "memmove"}
+# Classification of CUDA's built-ins, from the catalogue (hirace_py/cuda_api.toml).
+ATOMICS = {name: ("BA" if scope == "block" else "GA") for name, scope in atomic_scopes().items()}
+LOADS = cuda_api.names("load")
+STORES = cuda_api.names("store")
+BARRIERS = cuda_api.names("barrier")
+VALUE_BARRIERS = cuda_api.names("value_barrier")
+WARP_BARRIERS = cuda_api.names("warp_barrier")
+UNTRACKED_CALLS = cuda_api.names("untracked_memory")
 # Compiler built-ins that read or write memory the instrumentation cannot see into.
 UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove",
                       "__builtin_memcmp", "__builtin_strcpy", "__builtin_strncpy"}  # fmt: skip
-PRELUDE = "parse_prelude.h"
 
 
 def _children(c: ci.Cursor) -> list[ci.Cursor]:
@@ -860,11 +863,11 @@ class Planner:
                         f", {site})",
                     )
                 )
-            elif callee == "__syncthreads":
+            elif callee in BARRIERS:
                 plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.block_barrier())"))
             elif callee in VALUE_BARRIERS:
                 plan.edits.append(edits.wrap(s, e, f"{CTX}.block_barrier(", ")"))
-            elif callee == "__syncwarp":
+            elif callee in WARP_BARRIERS:
                 if self.add_context_argument(c, callee, plan) and not any(
                     e.replace is not None and e.start == s for e in plan.edits
                 ):

@@ -24,11 +24,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hirace_py import cuda_api
 from hirace_py.instrument import edits
 
-PRELUDE = "parse_prelude.h"
+# The parse prelude's file name (rendered from the CUDA API catalogue).
+PRELUDE = "hirace_parse_prelude.h"
 # Directories whose headers are the system's or the toolkit's, never the user's.
-SYSTEM_PREFIXES = ("/usr/", "/opt/")
+SYSTEM_PREFIXES = ("/usr/", "/opt/", *(d + os.sep for d in cuda_api.toolkit_include_dirs()))
 FRAME_LOCALS = "HIRACE_FRAME_LOCALS"
 FRAME_DYNAMIC = "HIRACE_FRAME_DYNAMIC"
 

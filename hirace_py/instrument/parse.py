@@ -1,8 +1,8 @@
 """Parse CUDA source with libclang, without CUDA headers, a toolkit or a GPU.
 
-The bundled parse prelude (templates/parse_prelude.h) declares CUDA's
-built-ins; the usual CUDA headers are replaced by empty stubs so that
-`#include <cuda_runtime.h>` resolves. Host headers come from the system's
+The parse prelude, rendered from the CUDA API catalogue (hirace_py.cuda_api),
+declares CUDA's built-ins; the usual CUDA headers are replaced by empty stubs
+so that `#include <cuda_runtime.h>` resolves. Host headers come from the system's
 g++ include path (the PyPI libclang ships no headers of its own).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import hashlib
 import os
 import re
 import subprocess
@@ -19,16 +20,28 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from hirace_py.cuda_headers import write_stand_ins
+from hirace_py import cuda_api
+from hirace_py.cuda_headers import write_file, write_stand_ins
 from hirace_py.errors import HiraceError
 from hirace_py.includes import local_headers
-from hirace_py.instrument.files import SYSTEM_PREFIXES
+from hirace_py.instrument.files import PRELUDE, SYSTEM_PREFIXES
 from hirace_py.instrument.launch_syntax import contiguous
-from hirace_py.templating import template_dir
 
 
 class ParseError(HiraceError):
     """Source libclang cannot parse; the message lists each error with file:line:col."""
+
+
+class UnsupportedFeature(ParseError):
+    """Source uses something hirace does not support (a texture, cuFFT, ...):
+    one line naming it and where."""
+
+
+# Diagnostics naming an identifier that is not declared.
+_UNDECLARED = re.compile(
+    r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|no template named '(\w+)'"
+    r"|no type named '(\w+)'|undeclared identifier '(\w+)'"
+)
 
 
 @dataclass
@@ -117,30 +130,94 @@ def system_include_dirs() -> tuple[str, ...]:
 
 @functools.cache
 def _stub_dir() -> str:
-    """A directory of empty CUDA headers; the prelude declares what they would."""
-    root = Path(tempfile.gettempdir()) / f"hirace-stubs-{os.getuid()}"
+    """A directory of empty CUDA headers and the prelude, which declares what
+    they would. Named by the prelude's hash: checkouts of hirace with other
+    catalogues use other directories."""
+    text = cuda_api.prelude()
+    key = hashlib.sha256(text.encode()).hexdigest()[:12]
+    root = Path(tempfile.gettempdir()) / f"hirace-stubs-{os.getuid()}-{key}"
     write_stand_ins(root, "hirace parse stub: see the parse prelude")
+    write_file(root / PRELUDE, text)
     return str(root)
+
+
+_BASE_ARGS = (
+    "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
+    "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "-std=c++17",
+    "-Wno-unknown-cuda-version", "-ferror-limit=50",
+)  # fmt: skip
+
+
+def _search_path() -> list[str]:
+    """The toolkit's headers that hirace does not stand in for
+    (cooperative_groups.h, cuda/atomic, ...), then the system's."""
+    args = []
+    for d in (*cuda_api.toolkit_include_dirs(), *system_include_dirs()):
+        args += ["-isystem", d]
+    return args
+
+
+def _stamps(paths: list[str]) -> str:
+    return "".join(f"{p}\t{os.stat(p).st_mtime_ns}\n" for p in sorted(set(paths)))
+
+
+def _current(stamps: Path) -> bool:
+    """Whether every header a precompiled prelude was built from is unchanged."""
+    try:
+        lines = stamps.read_text().splitlines()
+        return all(os.stat(p).st_mtime_ns == int(t) for p, t in (x.split("\t") for x in lines))
+    except (OSError, ValueError):
+        return False
+
+
+@functools.cache
+def _prelude_pch() -> str | None:
+    """The prelude precompiled (it includes the C and C++ library headers
+    nvcc's do, which take most of a parse); None if libclang cannot.
+
+    Named by the hash of the prelude and the arguments it is built with, so a
+    changed catalogue or search path builds a new one; rebuilt when a header
+    it includes changed (libclang rejects a stale one)."""
+    stub = _stub_dir()
+    args = [*_BASE_ARGS, "-I", stub, *_search_path()]
+    key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
+    path = Path(stub) / f"hirace_parse_prelude-{key}.pch"
+    stamps = path.with_suffix(".stamps")
+    if path.exists() and _current(stamps):
+        return str(path)
+    prelude = str(Path(stub) / PRELUDE)
+    try:
+        tu = ci.Index.create().parse(
+            prelude, args=args, options=ci.TranslationUnit.PARSE_INCOMPLETE
+        )
+    except ci.TranslationUnitLoadError:
+        return None
+    if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+        return None
+    fd, tmp = tempfile.mkstemp(dir=stub, prefix=".pch-")
+    os.close(fd)
+    try:
+        tu.save(tmp)
+    except ci.TranslationUnitSaveError:
+        os.unlink(tmp)
+        return None
+    os.replace(tmp, path)
+    write_file(stamps, _stamps([prelude, *(i.include.name for i in tu.get_includes())]))
+    return str(path)
 
 
 def clang_args(
     include_dirs: list[str] | None = None, defines: dict[str, str | int | None] | None = None
 ) -> list[str]:
-    """Arguments that parse CUDA device and host code with the bundled prelude."""
-    args = [
-        "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
-        "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "-std=c++17",
-        "-Wno-unknown-cuda-version", "-ferror-limit=50",
-        "-include", str(template_dir() / "parse_prelude.h"),
-        "-I", _stub_dir(),
-    ]  # fmt: skip
+    """Arguments that parse CUDA device and host code with the catalogue's prelude."""
+    pch = _prelude_pch()
+    prelude = ["-include-pch", pch] if pch else ["-include", str(Path(_stub_dir()) / PRELUDE)]
+    args = [*_BASE_ARGS, *prelude, "-I", _stub_dir()]
     for d in include_dirs or []:
         args += ["-I", str(d)]
     for name, value in (defines or {}).items():
         args.append(f"-D{name}" if value is None else f"-D{name}={value}")
-    for d in system_include_dirs():
-        args += ["-isystem", d]
-    return args
+    return args + _search_path()
 
 
 def parse(
@@ -165,6 +242,9 @@ def parse(
     except ci.TranslationUnitLoadError as exc:
         raise ParseError(f"{filename}: libclang could not parse the file ({exc})") from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    unsupported = _unsupported(tu, errors, path, filename)
+    if unsupported:
+        raise UnsupportedFeature(unsupported)
     if errors:
         lines = []
         for d in errors:
@@ -191,6 +271,35 @@ def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
         if joined != text:
             out[name] = joined.encode()
     return out
+
+
+def _unsupported(
+    tu: ci.TranslationUnit, errors: list[ci.Diagnostic], path: str, filename: str
+) -> str | None:
+    """The one-line message for the first error that is a use of something
+    unsupported, or None."""
+    headers = cuda_api.catalogue().unsupported_headers
+    stub = _stub_dir()
+    for d in errors:
+        loc = d.location
+        if loc.file is not None and loc.file.name.startswith(stub + os.sep):
+            header = os.path.relpath(loc.file.name, stub)
+            if header in headers:
+                site = next(
+                    (i.location for i in tu.get_includes() if i.include.name == loc.file.name), None
+                )
+                where = (
+                    f"{_display(site.file.name, path, filename)}:{site.line}" if site else filename
+                )
+                message = cuda_api.unsupported_message(headers[header], f"#include <{header}>")
+                return f"{where}: {message}"
+        m = _UNDECLARED.search(d.spelling)
+        name = next((g for g in m.groups() if g), None) if m else None
+        feature = cuda_api.unsupported_feature(name) if name else None
+        if feature is not None and loc.file is not None:
+            where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
+            return f"{where}: {cuda_api.unsupported_message(feature, name)}"
+    return None
 
 
 def _display(name: str, path: str, filename: str) -> str:

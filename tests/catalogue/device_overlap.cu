@@ -1,0 +1,28 @@
+// Programs that test cudaDeviceProp::deviceOverlap before using streams
+// (CUDA 13 dropped the field for asyncEngineCount; hirace's API is CUDA 12's).
+// expect: overlap 3
+#include <cstdio>
+
+__global__ void three(int* v) { *v = 3; }
+
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+#if CUDART_VERSION < 13000
+  int overlap = prop.deviceOverlap;
+#else
+  int overlap = prop.asyncEngineCount;
+#endif
+  if (!overlap) {
+    std::printf("no overlap\n");
+    return 0;
+  }
+  int* v;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMallocManaged(&v, sizeof(int));
+  three<<<1, 1, 0, s>>>(v);
+  cudaStreamSynchronize(s);
+  std::printf("overlap %d\n", *v);
+  return 0;
+}

@@ -1,0 +1,75 @@
+"""CUDA as nvcc accepts it, one failure class per file (tests/catalogue/*.cu).
+
+Each program must instrument, still compile with `nvcc -c` (where nvcc is
+installed), and build and run with the CPU backend, printing what its
+`// expect:` line says. The `unsupported_*` files must fail with one line
+naming the feature and the line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hirace_py import cli, program
+from hirace_py.checker import include_dir
+from hirace_py.instrument import instrument
+from hirace_py.program import BuildOptions
+
+HERE = Path(__file__).parent / "catalogue"
+PROGRAMS = sorted(p for p in HERE.glob("*.cu") if not p.name.startswith("unsupported_"))
+UNSUPPORTED = sorted(HERE.glob("unsupported_*.cu"))
+
+
+def _expected(path: Path, key: str) -> str:
+    m = re.search(rf"^// {key}: (.*)$", path.read_text(), re.M)
+    assert m is not None, f"{path.name} has no '// {key}:' line"
+    return m[1]
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_instrumented_program_builds_and_runs_on_the_cpu(path: Path, tmp_path: Path) -> None:
+    output = tmp_path / path.stem
+    program.build(BuildOptions(sources=(path,), output=output, cpu=True))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    proc = subprocess.run(
+        [str(output)], capture_output=True, text=True, timeout=120, env=clean, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == _expected(path, "expect")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_instrumented_program_compiles_with_nvcc(path: Path, tmp_path: Path) -> None:
+    result = instrument(path.read_text(), str(path))
+    out = tmp_path / f"{path.stem}.hirace.cu"
+    out.write_text(result.source)
+    proc = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", "-std=c++17", "-I", include_dir(), "-I", str(HERE),
+         "-o", str(out.with_suffix(".o")), str(out)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("path", UNSUPPORTED, ids=lambda p: p.stem)
+def test_unsupported_feature_is_one_line_with_its_place(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = cli.main(["instrument", str(path), "-o", str(tmp_path / "out.cu")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    line = next(
+        i
+        for i, text in enumerate(path.read_text().splitlines(), 1)
+        if not text.startswith("//") and ("tex1D" in text or "cufft" in text)
+    )
+    assert err == (
+        f"hirace: error: {path}:{line}: {_expected(path, 'error')}: not supported by hirace"
+    )

@@ -1,0 +1,192 @@
+"""The CUDA API catalogue against the CUDA toolkit's own headers.
+
+libclang parses the toolkit's headers (cuda_runtime.h and everything it pulls
+in, as nvcc includes it in every .cu file) and the catalogue rendered with
+nvcc's attributes; every user-callable function and overload the headers
+declare must be in the catalogue with the same __host__/__device__
+attributes, or name an unsupported feature (with the message users get).
+The headers come from the toolkit (/usr/local/cuda/include, or
+$HIRACE_CUDA_INCLUDE), else from the nvidia-cuda-crt/-runtime/-cccl wheels
+that scripts/setup.sh installs where no toolkit is.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clang.cindex as ci
+import pytest
+
+from hirace_py import cuda_api
+from hirace_py.instrument import instrument
+from hirace_py.instrument import parse as parse_module
+from hirace_py.instrument.parse import system_include_dirs
+
+# Implementation details the headers declare at namespace scope but users do
+# not call: nvcc's internal helpers (__nv_*, __cuda*, *_impl), the typed
+# atomics the public atomics forward to (__iAtomicAdd, __fAtomicAdd, ...),
+# and the global operator new/delete overloads.
+INTERNAL = re.compile(r"^(__nv|__cuda|__[a-z0-9]+Atomic|operator)|_impl$|^__u128")
+
+K = ci.CursorKind
+FUNCTION_KINDS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)
+SCOPES = (K.TRANSLATION_UNIT, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
+
+
+def toolkit_include() -> Path | None:
+    return cuda_api.toolkit_include()
+
+
+@dataclass
+class Declared:
+    """One function overload: where it is declared and its attributes."""
+
+    name: str
+    files: set[str] = field(default_factory=set)
+    host: bool = False
+    device: bool = False
+
+
+def _key(c: ci.Cursor) -> tuple[str, str]:
+    if c.kind == K.FUNCTION_TEMPLATE:
+        # Template parameter names differ; the parameters' count and the
+        # template's name identify it well enough.
+        return c.spelling, f"template/{len(list(c.get_arguments()))}/{c.displayname.count(',')}"
+    # Exception specifications and noreturn are not part of an overload's identity.
+    spelling = c.type.get_canonical().spelling
+    return c.spelling, re.sub(
+        r"\s*(noexcept|throw\(\)|__attribute__\(\(noreturn\)\))$", "", spelling
+    )
+
+
+def _functions(tu: ci.TranslationUnit, keep: object) -> dict[tuple[str, str], Declared]:
+    out: dict[tuple[str, str], Declared] = {}
+    for c in tu.cursor.walk_preorder():
+        if c.kind not in FUNCTION_KINDS or c.location.file is None:
+            continue
+        if c.semantic_parent is None or c.semantic_parent.kind not in SCOPES:
+            continue
+        if not keep(c.location.file.name):  # type: ignore[operator]
+            continue
+        kinds = {k.kind for k in c.get_children()}
+        d = out.setdefault(_key(c), Declared(c.spelling))
+        d.files.add(c.location.file.name)
+        d.host |= K.CUDAHOST_ATTR in kinds
+        d.device |= K.CUDADEVICE_ATTR in kinds
+    return out
+
+
+def _args(*include: str) -> list[str]:
+    args = [
+        "-x", "cuda", "--cuda-gpu-arch=sm_90", "--cuda-device-only", "-nocudainc",
+        "-nocudalib", "-std=c++17", "-D__CUDACC__", "-Wno-unknown-cuda-version",
+    ]  # fmt: skip
+    for d in include:
+        args += ["-I", d]
+    for d in system_include_dirs():
+        args += ["-isystem", d]
+    return args
+
+
+@functools.cache
+def header_functions() -> dict[tuple[str, str], Declared]:
+    include = toolkit_include()
+    assert include is not None, (
+        "no CUDA headers: install the toolkit or run scripts/setup.sh (it installs the "
+        "nvidia-cuda-crt, nvidia-cuda-runtime and nvidia-cuda-cccl wheels)"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "headers.cu"
+        # The wheels have no cuda_profiler_api.h (the toolkit has).
+        headers = ["cuda_runtime.h", "cuda_profiler_api.h"]
+        source.write_text("".join(f"#include <{h}>\n" for h in headers if (include / h).exists()))
+        tu = ci.Index.create().parse(str(source), args=_args(str(include), str(include / "cccl")))
+    root = str(include.resolve())
+    return {
+        k: d
+        for k, d in _functions(tu, lambda f: str(Path(f).resolve()).startswith(root)).items()
+        if not INTERNAL.search(d.name)
+    }
+
+
+@functools.cache
+def catalogue_functions() -> dict[tuple[str, str], Declared]:
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "catalogue.cu"
+        source.write_text(cuda_api.prelude(exact=True))
+        tu = ci.Index.create().parse(str(source), args=_args())
+        errors = [
+            f"{d.location.line}: {d.spelling}"
+            for d in tu.diagnostics
+            if d.severity >= ci.Diagnostic.Error
+        ]
+        assert errors == [], "the catalogue does not parse as declarations"
+    return _functions(tu, lambda f: f == str(source))
+
+
+def _unsupported(name: str, type_: str) -> str | None:
+    cat = cuda_api.catalogue()
+    for pattern, feature in cat.unsupported_overloads:
+        if pattern.search(f"{name} {type_}"):
+            return feature
+    return cat.unsupported_feature(name)
+
+
+def test_every_header_function_is_in_the_catalogue_or_unsupported() -> None:
+    headers, ours = header_functions(), catalogue_functions()
+    runtime = cuda_api.names("runtime")
+    device_side = cuda_api.catalogue().unsupported_device_side
+    missing, wrong, unsupported, device_only_unsupported = [], [], 0, 0
+    for key, d in sorted(headers.items()):
+        mine = ours.get(key)
+        if mine is None:
+            if _unsupported(d.name, key[1]) is None:
+                missing.append(f"{d.name} {key[1]} ({', '.join(sorted(d.files))})")
+            else:
+                unsupported += 1
+        elif d.name in runtime and (d.host, d.device) == (True, True) and mine.host:
+            assert "runtime" in device_side
+            device_only_unsupported += 1
+        elif (mine.host, mine.device) != (d.host, d.device):
+            wrong.append(f"{d.name} {key[1]}: headers host={d.host} device={d.device}, "
+                         f"catalogue host={mine.host} device={mine.device}")  # fmt: skip
+    assert missing == [], "\n".join(missing)
+    assert wrong == []
+    # The counts in the catalogue's documentation (docs/cuda-api.md).
+    print(
+        f"headers: {len(headers)} overloads; catalogue: {len(ours)}; unsupported: "
+        f"{unsupported}; device side of the runtime unsupported: {device_only_unsupported}"
+    )
+
+
+def test_the_catalogue_declares_nothing_the_headers_do_not() -> None:
+    headers, ours = header_functions(), catalogue_functions()
+    include = toolkit_include()
+    assert include is not None
+    # Older CUDA's functions, and those of headers these CUDA headers lack.
+    legacy = {
+        f.name
+        for f in cuda_api.catalogue().functions
+        if f.legacy or (f.header.endswith(".h") and not (include / f.header).exists())
+    }
+    extra = sorted(
+        f"{d.name} {key[1]}"
+        for key, d in ours.items()
+        if key not in headers and d.name not in legacy
+    )
+    assert extra == []
+
+
+def test_precompiled_prelude_parses_as_the_prelude_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The precompiled prelude is only faster: the rewrite is the same without it."""
+    assert "-include-pch" in parse_module.clang_args()
+    here = Path(__file__).parent / "catalogue"
+    sources = {p: p.read_text() for p in sorted(here.glob("*.cu")) if "unsupported" not in p.name}
+    with_pch = {p: instrument(s, str(p)).source for p, s in sources.items()}
+    monkeypatch.setattr(parse_module, "_prelude_pch", lambda: None)
+    assert "-include-pch" not in parse_module.clang_args()
+    assert {p: instrument(s, str(p)).source for p, s in sources.items()} == with_pch
