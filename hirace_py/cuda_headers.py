@@ -15,7 +15,9 @@ from pathlib import Path
 
 from hirace_py import cuda_api
 
-CUDA_HEADERS = tuple(cuda_api.stand_in_headers())
+# CUDA's own headers (empty stand-ins); write_stand_ins also writes those of
+# unsupported libraries, which #error.
+CUDA_HEADERS = cuda_api.catalogue().stand_in_headers
 
 
 def write_file(path: Path, text: str) -> None:
