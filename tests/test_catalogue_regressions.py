@@ -47,7 +47,8 @@ def test_instrumented_program_builds_and_runs_on_the_cpu(path: Path, tmp_path: P
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_instrumented_program_compiles_with_nvcc(path: Path, tmp_path: Path) -> None:
-    result = instrument(path.read_text(), str(path))
+    result = instrument(path.read_text(), str(path), header_dir=tmp_path / "headers")
+    result.write_headers()
     out = tmp_path / f"{path.stem}.hirace.cu"
     out.write_text(result.source)
     proc = subprocess.run(
