@@ -159,7 +159,7 @@ class Planner:
         found = self.files.get(name)
         if found is not None or name in self._not_user:
             return found
-        if is_system(name, self.parsed.stub_dir):
+        if is_system(name, self.parsed.stub_dir) or self._system_header(name):
             self._not_user.add(name)
             return None
         path = os.path.realpath(name)
@@ -172,6 +172,15 @@ class Planner:
                 return None
         found = self.files[name] = SourceFile(name, path, data, tag_of(path))
         return found
+
+    def _system_header(self, name: str) -> bool:
+        """Whether libclang found `name` through a system include directory (-isystem)."""
+        tu = self.parsed.tu
+        try:
+            start = ci.SourceLocation.from_position(tu, tu.get_file(name), 1, 1)
+        except Exception:  # a file libclang does not know
+            return False
+        return in_system_header(start)
 
     def file_of(self, c: ci.Cursor) -> SourceFile | None:
         """The user file a cursor is written in (None outside user files)."""
