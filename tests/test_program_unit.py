@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hirace_py import program
 from hirace_py.cli import main
 from hirace_py.instrument import files, instrument
+from hirace_py.instrument.analyze import balanced_conditionals
 from hirace_py.instrument.launch_syntax import contiguous
 from hirace_py.instrument.runtime import include_dir
 
@@ -162,3 +163,16 @@ def test_device_code_of_a_system_header_is_a_named_warning(
     [warning] = result.tables.warnings
     assert warning.code == "system-code" and (warning.line, warning.column) == (2, 29)
     assert "'fill'" in warning.message and "lib.cuh" in warning.message
+
+
+def test_a_device_function_whose_qualifiers_sit_in_a_conditional_is_copied_whole() -> None:
+    """`#ifdef X` / `__host__ __device__` / `#endif` before a function: its extent
+    starts inside the conditional, and the copy must not carry a lone #endif."""
+    src = ("#ifdef __CUDACC__\n__host__ __device__\n#endif\ninline int first(const int* p) "
+           "{ return p[0]; }\n__global__ void k(int* a) { a[1] = first(a); }\n")  # fmt: skip
+    text = instrument(src, "k.cu").source
+    assert text.count("#endif") == text.count("#ifdef") + text.count("#if ")
+    assert "first(hirace::Thread& __hr_t, const int* p)" in text
+    assert balanced_conditionals("  __device__\n#endif\nint f();\n#if A\nx") == (
+        "  __device__\n\nint f();\n#if A\nx\n#endif"
+    )

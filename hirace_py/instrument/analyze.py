@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -112,6 +113,30 @@ def gran_log2(t: ci.Type) -> int:
     if size <= 0:
         return 0
     return min(max(size.bit_length() - 1, 0), 3)
+
+
+_DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def balanced_conditionals(text: str) -> str:
+    """`text` (a function's copied extent) with each #endif, #else or #elif that
+    closes an #if outside it blanked, and an #endif added for each #if it leaves
+    open: the extent of `#ifdef X` / `__host__ __device__` / `#endif` / `f(...)`
+    starts inside the conditional. Blanked lines keep the line count."""
+    lines = text.split("\n")
+    depth = 0
+    for n, line in enumerate(lines):
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            continue
+        word = m.group(1)
+        if word in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif depth == 0:
+            lines[n] = ""
+        elif word == "endif":
+            depth -= 1
+    return "\n".join(lines) + "\n#endif" * depth
 
 
 @dataclass
@@ -963,6 +988,7 @@ class Planner:
         except edits.EditConflict as exc:
             self.warn(fn, "edit-conflict", f"'{fn.spelling}' not instrumented: {exc}")
             return
+        body = balanced_conditionals(body)
         start_line, end_line = fn.extent.start.line, fn.extent.end.line
         display = quote(f.display)
         text = (f'\n#line {start_line} "{display}"\n{body}\n'
