@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from overhead import SOURCE, Case, cases, pad
+from overhead import FULL, SOURCE, Case, cases, pad
 
 from hirace_py.backends.select import open_module
 from hirace_py.checker import Checker, include_dir
@@ -62,7 +62,7 @@ def main() -> None:
     fsm = Checker(source, str(SOURCE), Config(), "cpu")
     values = ValuesChecker(source, str(SOURCE), Config(), "cpu", instrumented=fsm.instrumented)
     plain, _ = open_module("cpu", source, str(SOURCE), [include_dir()], fsm.tables)
-    chosen = [c for c in cases() if not opts.only or c.name in opts.only.split(",")]
+    chosen = [c for c in cases(*FULL) if not opts.only or c.name in opts.only.split(",")]
     print(f"CPU backend: median of {opts.repeat} runs each, interleaved")
     print(f"{'kernel':<12}{'kind':<9}{'plain cpu ms':>13}{'fsm':>10}{'values':>10}"
           f"{'values/plain':>14}{'values/fsm':>12}")  # fmt: skip
