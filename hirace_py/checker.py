@@ -16,9 +16,11 @@ from dataclasses import replace
 import numpy as np
 
 from hirace_py import oracle
+from hirace_py.arguments import check_arguments
 from hirace_py.backends.base import Buffer, LaunchTiming
 from hirace_py.backends.select import open_module, resolve
 from hirace_py.config import Config
+from hirace_py.errors import Finding
 from hirace_py.fsm import Action
 from hirace_py.instrument import instrument
 from hirace_py.instrument.model import Kernel, Site, Tables
@@ -50,16 +52,17 @@ class Checker:
         config: Config | None = None,
         backend: str = "auto",
         include_dirs: list[str] | None = None,
+        defines: dict[str, str | int | None] | None = None,
     ) -> None:
         self.config = config or Config()
         self.backend, self.backend_note = resolve(backend)
         self.filename = filename
         self.lines = source.splitlines()
-        self.instrumented = instrument(source, filename, self.config, include_dirs)
+        self.instrumented = instrument(source, filename, self.config, include_dirs, defines)
         self.instrumented.write_headers()
         dirs = [include_dir(), *(include_dirs or [])]
         self.module, sequential = open_module(
-            self.backend, self.instrumented.source, filename, dirs, self.tables
+            self.backend, self.instrumented.source, filename, dirs, self.tables, defines
         )
         self.tracker = Tracker(self.module, self.tables, self.config, sequential)
         self.report = Report(filename, warnings=list(self.tables.warnings))
@@ -82,15 +85,29 @@ class Checker:
         """Run one launch with fresh shadow; arrays in `args` are updated in place.
 
         If it races and `report.pairs` is "exact", the launch is replayed from
-        the same inputs to list every racing pair of sites exactly.
+        the same inputs to list every racing pair of sites exactly. A launch
+        that fails with a `Finding` (a fault, the time limit) is still added
+        to the report, with the races recorded before it stopped, and the
+        error is raised.
         `exited_threads` says how barriers treat threads that have exited:
         "error" reports barrier divergence (CPU backend), "arrive" counts them
         as arrived, as current GPUs do.
         """
         g, b = dims3(grid, "grid"), dims3(block, "block")
         info = self.kernel_info(kernel, args)
-        outcome, timing, results = self.run(info, g, b, args, shared_bytes, seed, schedule,
-                                            exited_threads=exited_threads)  # fmt: skip
+        try:
+            outcome, timing, results = self.run(info, g, b, args, shared_bytes, seed, schedule,
+                                                exited_threads=exited_threads)  # fmt: skip
+        except Finding as exc:
+            # A fault, a hang stopped by the time limit: what the device recorded
+            # before it stopped is reported with the error.
+            partial = self.tracker.collect()
+            self.report.launches.append(LaunchReport(
+                kernel, g, b, shared_bytes, self.backend, 0.0,
+                races=self.races(info, partial, g, b), notices=self.notices(partial),
+                counters=partial.counters, shadow_bytes=partial.shadow_bytes, error=str(exc),
+            ))  # fmt: skip
+            raise
         races = self.races(info, outcome, g, b)
         notices = self.notices(outcome)
         if outcome.races and self.config.pairs == "exact":
@@ -111,25 +128,10 @@ class Checker:
         return launch
 
     def kernel_info(self, kernel: str, args: Sequence[object]) -> Kernel:
-        """The kernel's parameters, checked against `args` (TypeError naming the parameter)."""
-        try:
-            info = self.tables.kernel(kernel)
-        except KeyError as exc:
-            raise TypeError(str(exc.args[0])) from None
-        if len(args) != len(info.params):
-            raise TypeError(
-                f"kernel {kernel} takes {len(info.params)} arguments "
-                f"({', '.join(p.name for p in info.params)}), got {len(args)}"
-            )
-        for p, a in zip(info.params, args, strict=True):
-            if isinstance(a, np.ndarray) and not p.pointer:
-                raise TypeError(f"kernel {kernel} parameter {p.name} ({p.type}) is not a "
-                                "pointer, but got an array")  # fmt: skip
-            if p.pointer and not isinstance(a, np.ndarray):
-                raise TypeError(
-                    f"kernel {kernel} parameter {p.name} ({p.type}) is a "
-                    f"pointer: pass a NumPy array, got {type(a).__name__}"
-                )
+        """The kernel's parameters, checked against `args`: UnknownKernel, or
+        ArgumentMismatch naming the parameter."""
+        info = self.tables.kernel(kernel)
+        check_arguments(info, args)
         return info
 
     def run(
@@ -190,8 +192,8 @@ class Checker:
             element, pair = min(items, key=lambda x: x[0])
             races.append(Race(
                 race_kind(sites[sa].action, sites[sb].action), var.space, var.name, info.name,
-                self.access(sites[sa], pair.first.tid, pair.first.block, g, b),
-                self.access(sites[sb], pair.second.tid, pair.second.block, g, b),
+                self.access(sites[pair.first.site], pair.first.tid, pair.first.block, g, b),
+                self.access(sites[pair.second.site], pair.second.tid, pair.second.block, g, b),
                 len(items), element, True,
             ))  # fmt: skip
         notices = []
@@ -280,7 +282,8 @@ class Checker:
         for key, text in texts.items():
             if c.get(key):
                 out.append(Notice(key.replace("_", "-"), f"{c[key]} {text}", c[key]))
-        if layout is not None and not layout.records_sites and self.config.sites:
+        if (layout is not None and not layout.records_sites and self.config.sites
+                and len(self.tables.sites) > 1):  # fmt: skip
             out.append(
                 Notice(
                     "no-sites",

@@ -140,6 +140,8 @@ def load(path: str | Path) -> Config:
         doc = tomllib.loads(path.read_text())
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file (a TOML configuration)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     return from_dict(doc, str(path))

@@ -124,7 +124,10 @@ def _array(where: str, doc: dict[str, Any], base: Path) -> ArraySpec:
         path = (base / doc["path"]).resolve()
         if not path.is_file():
             raise SpecError(f"{where}.path: no such file {path}")
-        length = int(np.load(path, mmap_mode="r").size)
+        try:
+            length = int(np.load(path, mmap_mode="r", allow_pickle=False).size)
+        except (OSError, ValueError) as exc:
+            raise SpecError(f"{where}.path: {path} is not a .npy array file ({exc})") from None
     else:
         length = _int(f"{where}.length", doc.get("length"), 1)
     for key in ("low", "high", "fill"):
@@ -179,6 +182,8 @@ def load_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text())
     except OSError as exc:
         raise SpecError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{path}: not a UTF-8 text file (a TOML launch spec)") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: invalid TOML: {exc}") from None
 

@@ -15,12 +15,14 @@ values engine's as for "values".
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hirace_py.config import Config
+from hirace_py.errors import ToolFailure
 from hirace_py.launchspec import SpecError, load_toml, parse_launch
 from hirace_py.report import KINDS
 from hirace_py.values.compare import REASONS, Disagreement
@@ -148,13 +150,17 @@ def load_manifest(directory: Path) -> list[Case]:
 
 
 def run_case(case: Case, checkers: dict[Path, Any], backend: str, config: Config,
-             engine: str = "fsm") -> Result:  # fmt: skip
+             engine: str = "fsm", include_dirs: list[str] | None = None,
+             defines: dict[str, str | int | None] | None = None) -> Result:  # fmt: skip
+    """One case; a case that fails is a row of the table, but a `ToolFailure` (no
+    compiler, no device) stops the run: it would fail every case alike."""
     result = Result(case, engine=engine)
     start = time.perf_counter()
     try:
         if case.file not in checkers:
             checkers[case.file] = make_checker(engine, case.file.read_text(), str(case.file),
-                                               config, backend)  # fmt: skip
+                                               config, backend, include_dirs, False,
+                                               defines)  # fmt: skip
         checker = checkers[case.file]
         spec = case.launch
         params = [p.name for p in checker.tables.kernel(spec.kernel).params]
@@ -171,17 +177,26 @@ def run_case(case: Case, checkers: dict[Path, Any], backend: str, config: Config
             result.values_found = result.values_found or set()
             result.disagreements = checker.last_disagreements
         result.warnings = {n.code for n in launch.notices}
+    except ToolFailure:
+        raise
     except Exception as exc:  # a failing case is a row of the table, never a crash
         result.error = f"{type(exc).__name__}: {exc}"
     result.seconds = time.perf_counter() - start
     return result
 
 
-def run(directory: Path, backend: str = "auto", config: Config | None = None,
-        engine: str = "fsm") -> list[Result]:  # fmt: skip
+def run(
+    directory: Path,
+    backend: str = "auto",
+    config: Config | None = None,
+    engine: str = "fsm",
+    include_dirs: list[str] | None = None,
+    defines: dict[str, str | int | None] | None = None,
+) -> list[Result]:
     config = config or Config()
     checkers: dict[Path, Any] = {}
-    return [run_case(c, checkers, backend, config, engine) for c in load_manifest(directory)]
+    return [run_case(c, checkers, backend, config, engine, include_dirs, defines)
+            for c in load_manifest(directory)]  # fmt: skip
 
 
 def _fmt(keys: set[Key]) -> str:
@@ -212,3 +227,23 @@ def table(results: list[Result]) -> str:
     out.append(f"{passed}/{len(results)} cases pass; {misses} missed race(s), {alarms} false "
                f"alarm(s), {errors} error(s)")  # fmt: skip
     return "\n".join(out) + "\n"
+
+
+def to_json(results: list[Result]) -> str:
+    """The suite's results as JSON: one entry per case, then the totals."""
+
+    def keys(ks: set[Key]) -> list[dict[str, object]]:
+        return [{"lines": list(lines), "kind": k, "space": sp} for lines, k, sp in sorted(ks)]
+
+    cases = [{
+        "name": r.case.name, "file": str(r.case.file), "expect": r.case.expect, "ok": r.ok,
+        "found": keys(r.found), "missed": keys(r.missed), "false_alarms": keys(r.false_alarms),
+        "missing_warnings": sorted(r.missing_warnings), "error": r.error or None,
+        "seconds": r.seconds,
+    } for r in results]  # fmt: skip
+    doc = {
+        "cases": cases,
+        "passed": sum(r.ok for r in results),
+        "total": len(results),
+    }
+    return json.dumps(doc, indent=2) + "\n"

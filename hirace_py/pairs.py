@@ -9,7 +9,9 @@ their block-barrier clocks differ, or, in one warp, when their warp-barrier
 clocks differ; accesses of different blocks are never ordered.
 
 For each element and each pair of sites, one racing pair of accesses is kept
-as the example; `count` is the number of elements on which the pair races.
+as the example, ordered by when the accesses happened (their position in the
+log, which the runtime appends to in execution order): `first` is the
+earlier access. `count` is the number of elements on which the pair races.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class LoggedAccess:
     block: int
     bc: int
     wc: int
+    order: int = 0
+    """Log position of the access's first occurrence: earlier accesses have smaller ones."""
 
     @property
     def warp(self) -> int:
@@ -41,7 +45,8 @@ class LoggedAccess:
 
 @dataclass
 class PairRace:
-    """Sites a and b (a <= b) race on `count` elements; `example` is one racing pair."""
+    """Sites a and b (a <= b) race on `count` elements; `first` and `second` are one
+    racing pair of accesses on `element`, `first` the earlier."""
 
     element: int
     first: LoggedAccess
@@ -49,11 +54,23 @@ class PairRace:
     count: int = 1
 
 
-def racing_pair(xs: list[LoggedAccess], ys: list[LoggedAccess]) -> tuple | None:
-    """One racing pair (x, y) with x from xs and y from ys, or None.
+def racing_pair(
+    xs: list[LoggedAccess], ys: list[LoggedAccess]
+) -> tuple[LoggedAccess, LoggedAccess] | None:
+    """One racing pair of accesses, one from xs and one from ys, earlier first; or None.
 
     xs and ys are accesses of two sites (possibly the same) to one element.
     """
+    found = _any_racing_pair(xs, ys)
+    if found is None:
+        return None
+    x, y = found
+    return (x, y) if x.order <= y.order else (y, x)
+
+
+def _any_racing_pair(
+    xs: list[LoggedAccess], ys: list[LoggedAccess]
+) -> tuple[LoggedAccess, LoggedAccess] | None:
     ax, ay = Action(xs[0].action), Action(ys[0].action)
     if conflicts(ax, ay, False):
         by_block: dict[int, LoggedAccess] = {}
@@ -89,13 +106,14 @@ def exact_pairs(records: np.ndarray) -> dict[tuple[int, int], dict[int, PairRace
     words = rec["word"]
     starts = np.flatnonzero(np.r_[True, words[1:] != words[:-1]])
     ends = np.r_[starts[1:], len(rec)]
+    fields = ["site", "action", "tid", "block", "bc", "wc"]
     for s, e in zip(starts, ends, strict=True):
-        unique = np.unique(rec[s:e][["site", "action", "tid", "block", "bc", "wc"]])
+        # Repeats of one access are one access, at its first log position (the
+        # stable sort kept each element's records in log order).
+        unique, first = np.unique(rec[s:e][fields], return_index=True)
         by_site: dict[int, list[LoggedAccess]] = defaultdict(list)
-        for u in unique:
-            by_site[int(u["site"])].append(
-                LoggedAccess(*(int(u[f]) for f in ("site", "action", "tid", "block", "bc", "wc")))
-            )
+        for u, at in zip(unique.tolist(), order[s + first].tolist(), strict=True):
+            by_site[int(u[0])].append(LoggedAccess(*(int(v) for v in u), order=int(at)))
         sites = sorted(by_site)
         word = int(words[s])
         for i, a in enumerate(sites):

@@ -95,7 +95,6 @@ class _Source:
     path: Path
     name: str  # unique stem for the generated files
     text: str  # what the compiler gets (instrumented or original)
-    line_offset: int  # lines of `text` before the user's line 1
     headers: tuple[HeaderCopy, ...] = ()  # its user headers' copies
     kind: str = CUDA  # hirace_py.program_inputs: CUDA, CXX or C
 
@@ -136,13 +135,6 @@ def _unique_names(paths: tuple[Path, ...]) -> list[str]:
     return names
 
 
-def _line_offset(text: str, display: str) -> int:
-    """Lines of instrumented `text` before the `#line 1 "display"` that starts the user's."""
-    marker = f'#line 1 "{display}"\n'
-    at = text.find(marker)
-    return text.count("\n", 0, at) + 1 if at >= 0 else 0
-
-
 def included_sources(sources: tuple[Path, ...], include_dirs: tuple[str, ...]) -> dict[Path, Path]:
     """The sources another source includes, each with (the first) one that does."""
     sources = tuple(p for p in sources if kind_of(p, None, include_dirs) != LINK)
@@ -172,9 +164,9 @@ def _prepare(options: BuildOptions, work: Path) -> tuple[list[_Source], list[War
         text = _read(path)
         kind = kind_of(path, text, options.include_dirs)
         if kind != CUDA:
-            sources.append(_Source(path, name, text, 0, (), kind))
+            sources.append(_Source(path, name, text, (), kind))
             continue
-        offset, headers = 0, ()
+        headers: tuple[HeaderCopy, ...] = ()
         if options.instrument:
             result = _instrument_unit(options, path, text, work / "headers")
             if any(copies.get(h.path, h.text) != h.text for h in result.headers):
@@ -183,13 +175,12 @@ def _prepare(options: BuildOptions, work: Path) -> tuple[list[_Source], list[War
                 result = _instrument_unit(options, path, text, work / f"headers-{name}")
             copies.update((h.path, h.text) for h in result.headers)
             text, headers = result.source, result.headers
-            offset = _line_offset(text, os.path.basename(path))
             warnings.extend(w for w in result.tables.warnings if w not in warnings)
             defined.update(k.name for k in result.tables.kernels)
         elif options.cpu:
             text, headers = relocate(text, str(path), list(options.include_dirs),
                                      options.defines, work / "headers")  # fmt: skip
-        sources.append(_Source(path, name, text, offset, headers))
+        sources.append(_Source(path, name, text, headers))
     return sources, [w for w in warnings if not _defined_elsewhere(w, defined)]
 
 
@@ -274,7 +265,7 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
     # `extern __shared__` and launches rewritten), each once.
     for h in {h.path: h for s in sources for h in s.headers}.values():
         display = os.path.basename(h.original)
-        translated = cpu_program.translate_source(h.text, display, options.defines, 1,
+        translated = cpu_program.translate_source(h.text, display, options.defines,
                                                   tag_of(h.original))  # fmt: skip
         write_text(h.path, translated)
 
@@ -283,9 +274,7 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
             return _compile_host(s, options, work)
         display = os.path.basename(s.path)
         translated = work / f"{s.name}.cpu.cpp"
-        translated.write_text(
-            cpu_program.translate_source(s.text, display, options.defines, s.line_offset)
-        )
+        translated.write_text(cpu_program.translate_source(s.text, display, options.defines))
         obj = work / f"{s.name}.o"
         flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve())
         cpu_program.compile_object(translated, obj, flags, _read(s.path), display)

@@ -7,7 +7,7 @@ access to the element before the racing one; if that access does not itself
 conflict with the racing one, the real partner is an earlier access the FSM
 summarised, `exact` is False, and the report says so rather than guess.
 
-Exit status: 0 no race, 1 races found, 2 usage or tool error.
+The exit status of a report is `Report.exit_status` (hirace_py.errors.ExitCode).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import hirace_py
+from hirace_py.errors import ExitCode
 from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
 
@@ -117,6 +118,8 @@ class LaunchReport:
     counters: dict[str, int] = field(default_factory=dict)
     shadow_bytes: int = 0
     stdout: str = ""
+    error: str | None = None
+    """Why the launch stopped early (a fault, the time limit); its races are those before."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -130,6 +133,7 @@ class LaunchReport:
             "races": [r.to_json() for r in self.races],
             "notices": [asdict(n) for n in self.notices],
             "counters": self.counters,
+            "error": self.error,
         }
 
 
@@ -146,8 +150,8 @@ class Report:
         return [r for launch in self.launches for r in launch.races]
 
     @property
-    def exit_status(self) -> int:
-        return 1 if self.races else 0
+    def exit_status(self) -> ExitCode:
+        return ExitCode.FINDINGS if self.races else ExitCode.CLEAN
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -212,11 +212,13 @@ class Tracker:
             return out
         cap = self.config.report_capacity
         records = (st.RaceRecord * cap).from_buffer_copy(self.reports.read().tobytes())
+        # A site field of no bits still names the one site of a one-site module.
+        single_site = len(self.tables.sites) == 1
         for r in records:
             if not r.key:
                 continue
             out.races.append(RawRace(
-                partner_site=None if r.flags & 1 else (r.key >> 32) - 1,
+                partner_site=None if r.flags & 1 and not single_site else (r.key >> 32) - 1,
                 site=(r.key & 0xFFFFFFFF) - 1,
                 count=r.count, var=r.var, unit=r.unit, tid=r.tid, block=r.block,
                 prev_tid=r.prev_tid, prev_block=r.prev_block, prev_state=r.prev_state,

@@ -12,6 +12,7 @@ import hirace_py
 from hirace_py.checker import Checker
 from hirace_py.cli import main
 from hirace_py.config import Config
+from hirace_py.errors import UnknownKernel
 from hirace_py.report import to_json, to_sarif, to_text
 
 RACY = """\
@@ -112,7 +113,7 @@ def test_argument_errors_name_the_parameter() -> None:
         checker.launch("shift", 1, 32, [5, 32])
     with pytest.raises(TypeError, match=r"parameter n .* not a pointer"):
         checker.launch("shift", 1, 32, [np.zeros(4, np.int32), np.zeros(1, np.int32)])
-    with pytest.raises(TypeError, match=r"no instrumented kernel .nope."):
+    with pytest.raises(UnknownKernel, match=r"no instrumented kernel .nope."):
         checker.launch("nope", 1, 32, [])
 
 
@@ -188,7 +189,7 @@ def test_cupy_backend_without_cupy_is_a_clear_error(
     code = main(["check", str(tmp_path / "clean.cu"), "--launch", str(tmp_path / "spec.toml"),
                  "--backend", "cupy"])  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 3
     assert "needs CuPy" in err and "pip install '.[gpu]'" in err
 
 

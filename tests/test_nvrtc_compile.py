@@ -112,8 +112,8 @@ def test_cupy_without_a_driver_is_a_one_line_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """CuPy installed on a machine without a driver: `--backend cupy` says so in one
-    line and exits 2 (the module stands in for CuPy, whose device query fails as
-    it does there)."""
+    line and exits 3, a tool failure (the module stands in for CuPy, whose device
+    query fails as it does there)."""
 
     _no_driver_cupy(monkeypatch)
     kernel = tmp_path / "k.cu"
@@ -125,7 +125,7 @@ def test_cupy_without_a_driver_is_a_one_line_error(
     code = main(["check", str(kernel), "--launch", str(tmp_path / "spec.toml"),
                  "--backend", "cupy"])  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 3
     assert err == (
         "hirace: error: --backend cupy: no usable CUDA device (cudaErrorInsufficientDriver: "
         "CUDA driver version is insufficient for CUDA runtime version)\n"
@@ -142,7 +142,7 @@ def test_a_suite_on_cupy_without_a_driver_stores_nothing(
                  str(ROOT / "indigo" / "graphs" / "binary_tree_7.egr"), "--backend", "cupy",
                  "--db", str(db)])  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 3
     assert err.startswith("hirace: error: --backend cupy: no usable CUDA device (")
     assert err.count("\n") == 1
     assert not db.exists()

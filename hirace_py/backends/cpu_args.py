@@ -6,7 +6,7 @@ string of type codes (written by `hr::TypeCode` in cuda_cpu_launch.h), e.g.
 take C-contiguous NumPy arrays of a matching dtype (or None for a null pointer);
 scalar parameters take Python or NumPy scalars, range-checked; struct
 parameters take bytes (or an array) of exactly the struct's size. Anything
-else is a TypeError that names the parameter.
+else is an `ArgumentMismatch` (a TypeError) that names the parameter.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hirace_py.backends.cpu_source import Param
+from hirace_py.errors import ArgumentMismatch
 
 _CODE_RE = re.compile(r"(?:\*c?)*(?:v|x|b1|[iuf]\d+|s\d+a\d+)")
 
@@ -174,7 +175,7 @@ def _convert_integer(ptype: ParamType, value: object) -> bytes:
     bits = 8 * ptype.size
     low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
     if not low <= number <= high:
-        raise _Mismatch(f"expects an integer in [{low}, {high}], got {number}")
+        raise _Mismatch(f"expects an integer in [{low}, {high}]")
     return number.to_bytes(ptype.size, "little", signed=signed)
 
 
@@ -222,9 +223,9 @@ def convert_arguments(
     kernel: str, params: list[Param], types: list[ParamType], args: Sequence[object]
 ) -> list[Converted]:
     """Converts `args` for a kernel with parameter names `params` and types
-    `types`; raises TypeError naming the parameter on any mismatch."""
+    `types`; raises ArgumentMismatch naming the parameter on any mismatch."""
     if isinstance(args, str | bytes) or not isinstance(args, Sequence):
-        raise TypeError(
+        raise ArgumentMismatch(
             f"kernel `{kernel}`: args must be a list or tuple, not {type(args).__name__}"
         )
     names = (
@@ -234,7 +235,7 @@ def convert_arguments(
     )
     if len(args) != len(types):
         listing = ", ".join(f"{t.describe()} {n}" for n, t in zip(names, types, strict=True))
-        raise TypeError(
+        raise ArgumentMismatch(
             f"kernel `{kernel}` takes {len(types)} argument{'s' if len(types) != 1 else ''} "
             f"({listing}), got {len(args)}"
         )
@@ -243,7 +244,7 @@ def convert_arguments(
         try:
             converted.append(_convert(ptype, value, position, name))
         except _Mismatch as exc:
-            raise TypeError(
+            raise ArgumentMismatch(
                 f"kernel `{kernel}`: argument {position} `{name}` ({ptype.describe()}) {exc}; "
                 f"got {_describe_value(value)}"
             ) from None

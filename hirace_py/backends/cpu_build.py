@@ -113,7 +113,7 @@ def build(
         rt.key,
         module_template_text(),
         display,
-        source,
+        unit.text,  # the translation, not the source: a new translator rebuilds
         "\n".join(define_flags),
         "\n".join(map(str, dirs)),
         "\n".join(flags),

@@ -38,8 +38,14 @@ class CpuModule:
 
     backend = "cpu"
 
-    def __init__(self, source: str, filename: str, include_dirs: list[str]) -> None:
-        self.module = cpu.compile(source, include_dirs=include_dirs, filename=filename)
+    def __init__(
+        self,
+        source: str,
+        filename: str,
+        include_dirs: list[str],
+        defines: dict[str, str | int | None] | None = None,
+    ) -> None:
+        self.module = cpu.compile(source, defines, include_dirs=include_dirs, filename=filename)
 
     def alloc(self, nbytes: int) -> CpuBuffer:
         return CpuBuffer(nbytes, np.dtype(np.uint8))

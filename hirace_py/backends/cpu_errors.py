@@ -1,16 +1,18 @@
 """Errors of the CPU backend.
 
-All are `HiraceError`s, so the CLI prints them as one-line errors (exit 2). Each
+All are `HiraceError`s, so the CLI prints them as one-line errors: a source
+that does not compile or a launch that cannot start is bad input (exit 2); a
+launch that started and failed is a finding about the program (exit 1). Each
 message names the kernel and where things went wrong (file:line, argument,
 block and thread); the attributes carry the same facts for programs.
-Argument mismatches are plain `TypeError`s naming the parameter.
+Argument mismatches are `ArgumentMismatch` errors naming the parameter.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hirace_py.errors import HiraceError
+from hirace_py.errors import Finding, HiraceError
 
 
 class CompileError(HiraceError):
@@ -28,7 +30,7 @@ class LaunchError(HiraceError, ValueError):
     """A launch that cannot start: unknown kernel, bad grid, block or shared size."""
 
 
-class KernelError(HiraceError):
+class KernelError(Finding):
     """A launch that started and failed. `kernel` names it; `block` and `thread`
     are the (x, y, z) indices involved, when known."""
 

@@ -164,29 +164,24 @@ def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str]) -> None:
 
 
 class ProgramRenderer(Renderer):
-    """Insertions for program sources (cuda_cpu_program_unit.cpp.j2).
-
-    `line_offset` is how many lines of `text` come before the user's line 1
-    (the header hirace's instrumentation puts before a `#line 1`), so that
-    markers after insertions name the user's lines. `tag` keeps the names of
-    a header's insertions apart from those of the source that includes it.
+    """Insertions for program sources (cuda_cpu_program_unit.cpp.j2). `tag` keeps
+    the names of a header's insertions apart from those of the source that
+    includes it. (Lines are the user's: `translate` follows #line directives.)
     """
 
-    def __init__(self, line_offset: int = 0, tag: str = "") -> None:
+    def __init__(self, tag: str = "") -> None:
         self._macros = macros(UNIT_TEMPLATE)
         self._shared = ModuleRenderer()
-        self.line_offset = line_offset
         self.tag = tag
 
     def prologue(self, filename: str) -> str:
         return str(self._macros.prologue(filename))
 
     def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
-        return str(self._macros.kernel_stub(f"{self.tag}{index}", name, line - self.line_offset,
-                                            filename))  # fmt: skip
+        return str(self._macros.kernel_stub(f"{self.tag}{index}", name, line, filename))
 
     def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
-        return str(self._macros.global_accessor(index, name, line - self.line_offset, filename))
+        return str(self._macros.global_accessor(index, name, line, filename))
 
     def extern_shared(self, type_text: str, name: str) -> str:
         return self._shared.extern_shared(type_text, name)
@@ -299,7 +294,6 @@ def translate_source(
     text: str,
     display: str,
     defines: dict[str, str | int | None],
-    line_offset: int = 0,
     tag: str = "",
 ) -> str:
     """`text` (a program source or header, instrumented or not) ready for g++:
@@ -310,7 +304,7 @@ def translate_source(
         name, _, value = flag[2:].partition("=")
         macros_known[name] = value or "1"
     unit = translate(rewrite_launches(contiguous(text)), quote_filename(display), macros_known,
-                     ProgramRenderer(line_offset, f"{tag}_" if tag else ""))  # fmt: skip
+                     ProgramRenderer(f"{tag}_" if tag else ""))  # fmt: skip
     return unit.text
 
 

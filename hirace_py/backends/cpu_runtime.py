@@ -34,6 +34,7 @@ from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
 from hirace_py.cache import cache_root
 from hirace_py.cuda_headers import write_stand_ins
+from hirace_py.errors import ToolFailure
 from hirace_py.templating import environment
 
 WARP_SIZE = 32
@@ -161,7 +162,7 @@ def compiler() -> str:
 def compiler_identity(cxx: str) -> str:
     """The compiler's version banner and target (part of every cache key)."""
     if shutil.which(cxx) is None:
-        raise CompileError(f"C++ compiler `{cxx}` not found (set HIRACE_CXX or install g++)")
+        raise ToolFailure(f"C++ compiler `{cxx}` not found (set HIRACE_CXX or install g++)")
     out = subprocess.run(
         [cxx, "--version", "-dumpmachine"], capture_output=True, text=True, check=False
     )

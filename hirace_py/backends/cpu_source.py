@@ -22,6 +22,7 @@ blocks and brace nesting; parameter types are taken from the compiler
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -648,6 +649,24 @@ def _extern_shared(statement: list[Token], renderer: Renderer) -> str:
     return renderer.extern_shared(type_text, name)
 
 
+_LINE_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*line[ \t]+(\d+)", re.MULTILINE)
+
+
+def _user_lines(source: str) -> Callable[[int], int]:
+    """Maps a line of `source` to the line its `#line` directives say it is (an
+    instrumented source starts with a header, then `#line 1 "file"`)."""
+    directives = [(source.count("\n", 0, m.start()) + 1, int(m.group(1)))
+                  for m in _LINE_DIRECTIVE.finditer(source)]  # fmt: skip
+
+    def user_line(line: int) -> int:
+        for at, number in reversed(directives):
+            if at < line:
+                return number + line - at - 1
+        return line
+
+    return user_line
+
+
 def translate(
     source: str, filename: str, macros: dict[str, str | None], renderer: Renderer
 ) -> TranslationUnit:
@@ -667,15 +686,17 @@ def translate(
         ) from None
     unit = TranslationUnit(text="", includes=includes)
     quoted = quote_filename(filename)
+    user_line = _user_lines(source)
     for kernel, last in scanner.kernels:
         if not kernel.is_template:
             kernel.index = len([k for k in unit.kernels if k.index >= 0])
-            stub = renderer.kernel_stub(kernel.index, kernel.name, last.line, quoted)
+            stub = renderer.kernel_stub(kernel.index, kernel.name, user_line(last.line), quoted)
             edits.append((last.end, last.end, "\n" + stub.strip("\n") + "\n"))
         unit.kernels.append(kernel)
     for variable, last in scanner.variables:
         variable.index = len(unit.globals)
-        accessor = renderer.global_accessor(variable.index, variable.name, last.line, quoted)
+        accessor = renderer.global_accessor(variable.index, variable.name,
+                                            user_line(last.line), quoted)  # fmt: skip
         edits.append((last.end, last.end, "\n" + accessor.strip("\n") + "\n"))
         unit.globals.append(variable)
     pieces = [renderer.prologue(quoted), "\n"]

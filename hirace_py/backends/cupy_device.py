@@ -11,37 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 
 import cupy as cp  # type: ignore[import-not-found]
 import numpy as np
 
+from hirace_py.arguments import scalar_dtype
 from hirace_py.backends import nvrtc
 from hirace_py.backends.base import LaunchTiming
 from hirace_py.cache import cache_root
+from hirace_py.errors import ArgumentMismatch
 from hirace_py.instrument.model import Tables
 
 STATE_SYMBOL = "hirace_state"
-SCALARS = {
-    "bool": np.bool_, "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
-    "short": np.int16, "unsigned short": np.uint16, "int": np.int32, "unsigned int": np.uint32,
-    "unsigned": np.uint32, "long": np.int64, "unsigned long": np.uint64, "long long": np.int64,
-    "unsigned long long": np.uint64, "size_t": np.uint64, "float": np.float32,
-    "double": np.float64, "int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16,
-    "uint16_t": np.uint16, "int32_t": np.int32, "uint32_t": np.uint32, "int64_t": np.int64,
-    "uint64_t": np.uint64,
-}  # fmt: skip
-
-
-def scalar_dtype(c_type: str) -> type:
-    """NumPy type of a scalar kernel parameter from its C spelling."""
-    base = re.sub(r"\b(const|volatile|__restrict__|__restrict)\b", "", c_type)
-    base = " ".join(base.split())
-    if base not in SCALARS:
-        raise TypeError(f"scalar parameter type {c_type!r} is not supported on the CuPy backend")
-    return SCALARS[base]
 
 
 class CupyBuffer:
@@ -68,11 +51,22 @@ class CupyModule:
 
     backend = "cupy"
 
-    def __init__(self, source: str, filename: str, include_dirs: list[str], tables: Tables) -> None:
+    def __init__(
+        self,
+        source: str,
+        filename: str,
+        include_dirs: list[str],
+        tables: Tables,
+        defines: dict[str, str | int | None] | None = None,
+    ) -> None:
         self.tables = tables
         arch = f"sm_{cp.cuda.Device().compute_capability}"
         dirs = [*include_dirs, os.path.dirname(os.path.abspath(filename))]
-        compiled = nvrtc.compile_module(source, filename, dirs, arch, nvrtc.kernel_names(tables))
+        # -D as #define lines ahead of the source: its #line directives keep its lines.
+        macros = "".join(f"#define {k} {'' if v is None else v}\n"
+                         for k, v in (defines or {}).items())  # fmt: skip
+        compiled = nvrtc.compile_module(macros + source, filename, dirs, arch,
+                                        nvrtc.kernel_names(tables))  # fmt: skip
         self.symbols = compiled.lowered
         digest = hashlib.sha256(compiled.binary).hexdigest()[:24]
         binary = cache_root() / "cupy" / f"{digest}.{compiled.kind}"
@@ -124,10 +118,18 @@ class CupyModule:
         if shared_bytes > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = shared_bytes
         params = self.tables.kernel(kernel).params
-        converted = [
-            a.array if isinstance(a, CupyBuffer) else scalar_dtype(p.type)(a)
-            for p, a in zip(params, args, strict=True)
-        ]
+        converted = []
+        for p, a in zip(params, args, strict=True):
+            if isinstance(a, CupyBuffer):
+                converted.append(a.array)
+                continue
+            dtype = scalar_dtype(p.type)
+            if dtype is None:
+                raise ArgumentMismatch(
+                    f"kernel {kernel} parameter {p.name}: scalar type {p.type!r} is not "
+                    "supported on the CuPy backend"
+                )
+            converted.append(dtype(a))
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
         fn(grid, block, tuple(converted), shared_mem=shared_bytes)

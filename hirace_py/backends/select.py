@@ -5,36 +5,67 @@ from __future__ import annotations
 import functools
 
 from hirace_py.backends.base import DeviceModule
-from hirace_py.errors import HiraceError
+from hirace_py.errors import HiraceError, ToolFailure
 from hirace_py.instrument.model import Tables
 
 BACKENDS = ("auto", "cpu", "cupy")
 
 
 @functools.cache
-def gpu_usable() -> bool:
-    """True when CuPy imports and sees a CUDA device."""
+def cupy_status() -> tuple[bool, str]:
+    """Whether CuPy imports and sees a CUDA device, and if not, why (one line)."""
     try:
         import cupy  # type: ignore[import-not-found]
 
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+        import hirace_py.backends.cupy_device  # noqa: F401
+    except ImportError as exc:
+        return False, f"needs CuPy ({exc}); install it with: pip install '.[gpu]'"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CUDARuntimeError, or a missing driver library
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return False, f"no usable CUDA device ({first})"
+    if count < 1:
+        return False, "no CUDA device is present"
+    return True, f"{count} CUDA device(s) through CuPy"
+
+
+def gpu_usable() -> bool:
+    """True when CuPy imports and sees a CUDA device."""
+    return cupy_status()[0]
+
+
+def require(name: str) -> None:
+    """A ToolFailure, one line, unless backend `name` can run here: for 'cupy', CuPy
+    imports and sees a CUDA device (a driver and a GPU). A suite checks this once,
+    before it runs (and stores) anything."""
+    if name != "cupy":
+        return
+    usable, why = cupy_status()
+    if not usable:
+        raise ToolFailure(f"--backend cupy: {why}")
 
 
 def resolve(name: str) -> tuple[str, str]:
-    """The concrete backend for `name`, and a sentence saying why it was chosen."""
+    """The concrete backend for `name`, and a sentence saying why it was chosen;
+    a ToolFailure for `cupy` where CuPy or a device is missing."""
     if name not in BACKENDS:
         raise HiraceError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     if name == "auto":
         if gpu_usable():
             return "cupy", "backend auto: a CUDA GPU is usable, running on it through CuPy"
         return "cpu", "backend auto: no usable CUDA GPU (or no CuPy), running on the CPU backend"
+    require(name)
     return name, f"backend {name}"
 
 
 def open_module(
-    name: str, source: str, filename: str, include_dirs: list[str], tables: Tables
+    name: str,
+    source: str,
+    filename: str,
+    include_dirs: list[str],
+    tables: Tables,
+    defines: dict[str, str | int | None] | None = None,
 ) -> tuple[DeviceModule, bool]:
     """Compile `source` on backend `name` ('cpu' or 'cupy').
 
@@ -44,31 +75,8 @@ def open_module(
     if name == "cpu":
         from hirace_py.backends.cpu_device import CpuModule
 
-        return CpuModule(source, filename, include_dirs), True
+        return CpuModule(source, filename, include_dirs, defines), True
     require(name)
     from hirace_py.backends.cupy_device import CupyModule
 
-    return CupyModule(source, filename, include_dirs, tables), False
-
-
-def require(name: str) -> None:
-    """HiraceError, one line, unless backend `name` can run here: for 'cupy', CuPy
-    imports and sees a CUDA device (a driver and a GPU). A suite checks this once,
-    before it runs (and stores) anything."""
-    if name != "cupy":
-        return
-    try:
-        import cupy
-
-        import hirace_py.backends.cupy_device  # noqa: F401
-    except ImportError as exc:
-        raise HiraceError(
-            f"--backend cupy needs CuPy ({exc}); install it with: pip install '.[gpu]'"
-        ) from None
-    try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # CUDARuntimeError, or a missing driver library
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise HiraceError(f"--backend cupy: no usable CUDA device ({first})") from None
-    if count < 1:
-        raise HiraceError("--backend cupy: no CUDA device is present")
+    return CupyModule(source, filename, include_dirs, tables, defines), False

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from hirace_py.commands.common import add_compile_options, config, defines
-from hirace_py.errors import HiraceError
+from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.program import DEFAULT_ARCH, BuildOptions, build
 
 
@@ -92,4 +92,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"hirace: {source} is included by {includer}: built as part of it",
               file=sys.stderr)  # fmt: skip
     print_warnings(built.warnings, ", ".join(map(str, args.sources)))
-    return 0
+    return ExitCode.CLEAN

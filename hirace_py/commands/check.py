@@ -20,8 +20,15 @@ from typing import TYPE_CHECKING
 
 from hirace_py import litmus
 from hirace_py.backends.select import BACKENDS
-from hirace_py.commands.common import add_compile_options, config, read_source, write_output
-from hirace_py.errors import HiraceError
+from hirace_py.commands.common import (
+    Output,
+    add_compile_options,
+    config,
+    defines,
+    program_output_to_stderr,
+    read_source,
+)
+from hirace_py.errors import ExitCode, HiraceError, UnknownKernel, UsageError
 from hirace_py.launchspec import load as load_spec
 from hirace_py.report import FORMATS
 from hirace_py.values import ENGINES
@@ -92,32 +99,62 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
+    """Every launch of the spec in order. Each launch's kernel and arguments are
+    checked before any runs; the report covers the launches that ran, also when
+    a later one fails (its error ends the command)."""
+    from hirace_py.arguments import check_arguments
     from hirace_py.values.engines import make_checker
 
     specs = load_spec(args.launch)
-    checker = make_checker(args.engine, read_source(args.target), str(args.target),
-                           config(args), args.backend, args.include_dirs,
-                           args.deterministic)  # fmt: skip
-    print(f"hirace: {checker.backend_note}", file=sys.stderr)
-    for i, spec in enumerate(specs):
-        params = [p.name for p in checker.tables.kernel(spec.kernel).params]
-        launch_args = spec.build_args(params, f"{args.launch}: launch[{i}]")
-        checker.launch(spec.kernel, spec.grid, spec.block, launch_args, spec.shared_bytes,
-                       spec.seed, spec.schedule)  # fmt: skip
-    write_output(FORMATS[args.format](checker.report), args.output)
+    output = Output(args.output)
+    failure: HiraceError | None = None
+    with program_output_to_stderr(output.to_stdout):
+        checker = make_checker(args.engine, read_source(args.target), str(args.target),
+                               config(args), args.backend, args.include_dirs,
+                               args.deterministic, defines(args))  # fmt: skip
+        print(f"hirace: {checker.backend_note}", file=sys.stderr)
+        launches = []
+        for i, spec in enumerate(specs):
+            where = f"{args.launch}: launch[{i}]"
+            try:
+                kernel = checker.tables.kernel(spec.kernel)
+            except UnknownKernel as exc:
+                raise exc.located(f"{where}.kernel") from None
+            launch_args = spec.build_args([p.name for p in kernel.params], where)
+            try:
+                check_arguments(kernel, launch_args)
+            except HiraceError as exc:
+                raise exc.located(where) from None
+            launches.append((where, spec, launch_args))
+        for where, spec, launch_args in launches:
+            try:
+                checker.launch(spec.kernel, spec.grid, spec.block, launch_args,
+                               spec.shared_bytes, spec.seed, spec.schedule)  # fmt: skip
+            except HiraceError as exc:
+                failure = exc.located(where)
+                break
+    if checker.report.launches or failure is None:
+        output.write(FORMATS[args.format](checker.report))
+    if failure is not None:
+        raise failure
     return checker.report.exit_status
 
 
 def run_suite(args: argparse.Namespace) -> int:
     from hirace_py.backends.select import resolve
 
+    if args.format == "sarif":
+        raise UsageError("--format sarif: a litmus suite's results are text or json")
+    output = Output(args.output)
     _, note = resolve(args.backend)
     print(f"hirace: {note}", file=sys.stderr)
     if args.deterministic:
-        raise HiraceError("--deterministic applies to kernel files (--launch)")
-    results = litmus.run(args.target, args.backend, config(args), args.engine)
-    write_output(litmus.table(results), args.output)
-    return 0 if all(r.ok for r in results) else 1
+        raise UsageError("--deterministic applies to kernel files (--launch)")
+    with program_output_to_stderr(output.to_stdout):
+        results = litmus.run(args.target, args.backend, config(args), args.engine,
+                             args.include_dirs, defines(args))  # fmt: skip
+    output.write(litmus.to_json(results) if args.format == "json" else litmus.table(results))
+    return ExitCode.CLEAN if all(r.ok for r in results) else ExitCode.FINDINGS
 
 
 def _indigo_request(args: argparse.Namespace) -> Request:
@@ -165,6 +202,7 @@ def run_indigo(args: argparse.Namespace) -> int:
     from hirace_py.indigo.runner import Interrupted, check_suite
 
     request = _indigo_request(args)
+    output = Output(args.output)
     if request.db is None:
         print("hirace: no --db: results are not saved (give --db FILE.sqlite to keep them "
               "and resume)", file=sys.stderr)  # fmt: skip
@@ -172,7 +210,7 @@ def run_indigo(args: argparse.Namespace) -> int:
         outcome = check_suite(request, lambda text: print(f"hirace: {text}", file=sys.stderr))
     except Interrupted as exc:
         print(f"hirace: {exc}", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     s = request.settings
     if args.format == "json":
         setup = {"threads": s.threads, "blocks": s.blocks, "backend": s.backend,
@@ -182,6 +220,7 @@ def run_indigo(args: argparse.Namespace) -> int:
         text = (f"Indigo suite {args.target}: {outcome.codes} codes, threads {s.threads}, "
                 f"blocks {s.blocks}, backend {s.backend}, engine {s.engine}\n\n")  # fmt: skip
         text += summary.table(outcome.summaries) + summary.details(outcome.summaries)
-    write_output(text, args.output)
+    output.write(text)
     bad = ("missed", "false_alarms", "errors")
-    return 1 if any(x.counts()[k] for x in outcome.summaries for k in bad) else 0
+    failed = any(x.counts()[k] for x in outcome.summaries for k in bad)
+    return ExitCode.FINDINGS if failed else ExitCode.CLEAN

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from hirace_py.config import Config, load
-from hirace_py.errors import HiraceError
+from hirace_py.errors import HiraceError, InputError
 
 
 def add_compile_options(p: argparse.ArgumentParser) -> None:
@@ -36,19 +39,58 @@ def config(args: argparse.Namespace) -> Config:
 
 
 def read_source(path: Path) -> str:
+    """A source file's text; InputError naming the file if unreadable, not text or empty."""
     try:
-        return path.read_text()
+        text = path.read_text()
     except OSError as exc:
-        raise HiraceError(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise HiraceError(f"{path}: not a UTF-8 text file") from None
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    if not text.strip():
+        raise InputError(f"{path}: the file is empty")
+    return text
 
 
-def write_output(text: str, path: Path | None) -> None:
-    if path is None:
-        sys.stdout.write(text)
+class Output:
+    """Where a report goes: a file opened before the run (so an unwritable path is
+    an error before any work), or stdout."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._file = None
+        if path is not None:
+            try:
+                self._file = path.open("w")
+            except OSError as exc:
+                raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+
+    @property
+    def to_stdout(self) -> bool:
+        return self._file is None
+
+    def write(self, text: str) -> None:
+        if self._file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        with self._file:
+            self._file.write(text)
+
+
+@contextlib.contextmanager
+def program_output_to_stderr(active: bool) -> Iterator[None]:
+    """While active, what kernels print (the CPU backend's echo, a GPU's printf on
+    file descriptor 1) goes to stderr, keeping stdout for the report alone."""
+    if not active:
+        yield
         return
+    sys.stdout.flush()
+    saved = os.dup(1)
     try:
-        path.write_text(text)
-    except OSError as exc:
-        raise HiraceError(f"{path}: cannot write: {exc.strerror}") from None
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

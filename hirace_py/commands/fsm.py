@@ -7,7 +7,7 @@ import re
 import sys
 
 from hirace_py import fsm, fsm_export, oracle
-from hirace_py.errors import HiraceError
+from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.replay import relation_table
 from hirace_py.trace import BSYNC, WSYNC, Grid, Trace, TraceSyntaxError, parse
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         except TraceSyntaxError as exc:
             raise HiraceError(f"--trace: {exc}") from None
         sys.stdout.write(explain(trace))
-        return 0
+        return ExitCode.CLEAN
     state = None
     if args.state is not None:
         try:
@@ -118,4 +118,4 @@ def run(args: argparse.Namespace) -> int:
         "dot": lambda: fsm_export.to_dot(args.race_edges),
     }[args.format]
     sys.stdout.write(render())
-    return 0
+    return ExitCode.CLEAN

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from hirace_py.errors import ExitCode
 from hirace_py.indigo.ecl import read_ecl, write_ecl
 from hirace_py.indigo.generators import FAMILIES, generate
 from hirace_py.indigo.properties import describe
@@ -41,7 +42,7 @@ def _gen(args: argparse.Namespace) -> int:
     graph = generate(args.family, args.nodes, seed=args.seed, degree=args.degree)
     write_ecl(graph, args.output)
     print(f"{args.output}: {args.family}, {graph.nodes} nodes, {graph.edges} edges")
-    return 0
+    return ExitCode.CLEAN
 
 
 def _yes(flag: bool) -> str:
@@ -66,4 +67,4 @@ def _info(args: argparse.Namespace) -> int:
         f"shared neighbour: {_yes(info.shared_neighbour)}",
     ]
     print("\n".join(lines))
-    return 0
+    return ExitCode.CLEAN

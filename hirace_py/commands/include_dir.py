@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from hirace_py.checker import include_dir
+from hirace_py.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,4 +20,4 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     print(include_dir())
-    return 0
+    return ExitCode.CLEAN

@@ -7,14 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from hirace_py.commands.common import (
-    add_compile_options,
-    config,
-    defines,
-    read_source,
-    write_output,
-)
-from hirace_py.errors import HiraceError
+from hirace_py.commands.common import Output, add_compile_options, config, defines, read_source
+from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.instrument import instrument
 
 
@@ -61,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     source = read_source(args.source)
     where = args.output if args.output is not None else args.source
     header_dir = args.headers or where.with_name(where.name + ".headers")
+    output, tables = Output(args.output), Output(args.tables) if args.tables else None
     result = instrument(
         source, str(args.source), config(args), args.include_dirs, defines(args),
         target=args.target, program=args.program, header_dir=header_dir,
@@ -83,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"hirace: rewrote {len(result.headers)} user header(s) into {header_dir}/: {names}",
               file=sys.stderr)  # fmt: skip
-    write_output(result.source, args.output)
-    if args.tables is not None:
-        write_output(json.dumps(result.tables.to_json(), indent=2) + "\n", args.tables)
-    return 0
+    output.write(result.source)
+    if tables is not None:
+        tables.write(json.dumps(result.tables.to_json(), indent=2) + "\n")
+    return ExitCode.CLEAN

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hirace_py.errors import HiraceError
+from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.fsm import FLAT_TRANSITIONS, N_STATES
 from hirace_py.murphi import counterexample, model, rumur
 from hirace_py.murphi.table import load_csv
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             "verdict: verified: after every rule, the FSM is in RACE exactly when "
             "the history has a race"
         )
-        return 0
+        return ExitCode.CLEAN
     print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')
     cx = counterexample.translate(outcome.steps, args.grid, table)
     print(f"counterexample: {cx.text}")
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             "counterexample compares them across blocks or warps)"
         )
     _print_confirmation(counterexample.confirm(cx, table))
-    return 1
+    return ExitCode.FINDINGS
 
 
 def _print_confirmation(conf: counterexample.Confirmation) -> None:

@@ -40,7 +40,7 @@ import numpy as np
 from hirace_py.backends.cpu_errors import OutOfBounds
 from hirace_py.checker import Checker
 from hirace_py.config import Config
-from hirace_py.errors import HiraceError
+from hirace_py.errors import HiraceError, ToolFailure
 from hirace_py.indigo import serial
 from hirace_py.indigo.ecl import Graph, read_ecl
 from hirace_py.indigo.results import RunResult
@@ -174,7 +174,11 @@ class CodeRunner:
                                         str(code.path), settings.config,
                                         settings.backend)  # fmt: skip
         # One code failing to instrument or compile, for whatever reason, is
-        # that code's error row; it must not stop the suite.
+        # that code's error row; it must not stop the suite. A tool failure (no
+        # compiler) would fail every code alike: it stops the suite, and no row
+        # is stored for a rerun to reuse.
+        except ToolFailure:
+            raise
         except Exception as exc:
             self.error = _why(exc)
         if not self.error:
@@ -203,6 +207,8 @@ class CodeRunner:
         else:
             try:
                 self._launch(data, row)
+            except ToolFailure:
+                raise
             except Exception as exc:
                 row.error = _why(exc)
         row.run_s = time.perf_counter() - start

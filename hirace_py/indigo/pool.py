@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
+from hirace_py.errors import ToolFailure
 from hirace_py.indigo.driver import CodeRunner, Input, Settings
 from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.suite import Code
@@ -47,6 +48,8 @@ def _worker(conn: Connection, inputs: list[Input], settings: Settings) -> None:
             for i in task.inputs:
                 conn.send(("row", i, runner.run(inputs[i])))
             conn.send(("done", None, None))
+    except ToolFailure as exc:
+        conn.send(("failed", None, str(exc)))
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass
 
@@ -121,6 +124,8 @@ class Pool:
                 if kind == "row":
                     w.pending.discard(i)
                     sink(row)
+                elif kind == "failed":
+                    raise ToolFailure(row)
                 else:
                     self._give(w, queue)
                     return

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from hirace_py.errors import UnknownKernel
+
 
 @dataclass(frozen=True)
 class Site:
@@ -101,8 +103,7 @@ class Tables:
         for k in self.kernels:
             if k.name == name:
                 return k
-        known = ", ".join(k.name for k in self.kernels) or "none"
-        raise KeyError(f"no instrumented kernel {name!r} (kernels: {known})")
+        raise UnknownKernel(name, [k.name for k in self.kernels])
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -29,7 +29,12 @@ from hirace_py.instrument.launch_syntax import contiguous
 
 
 class ParseError(HiraceError):
-    """Source libclang cannot parse; the message lists each error with file:line:col."""
+    """Source libclang cannot parse: the message names the first error with
+    file:line:col; `errors` lists them all."""
+
+    def __init__(self, message: str, errors: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.errors = errors or [message]
 
 
 class UnsupportedFeature(ParseError):
@@ -255,7 +260,8 @@ def parse(
                 else filename
             )
             lines.append(f"{where}: {d.spelling}")
-        raise ParseError("cannot parse CUDA source:\n" + "\n".join(lines))
+        more = f" (and {len(lines) - 1} more error(s))" if len(lines) > 1 else ""
+        raise ParseError(f"{lines[0]}{more}: cannot parse the CUDA source", lines)
     return Parsed(tu, path, source.encode(), unsaved, _stub_dir())
 
 
