@@ -20,7 +20,7 @@ Two stages, each printing one table:
    `ignore` patterns: timings). Counted: built, ran (exit status of the
    instrumented build equals the uninstrumented one's), outputs equal,
    launches / launches of uninstrumented kernels (from the report,
-   `HIRACE_REPORT`), races, warnings, seconds.
+   `HIRACE_DUMP`, rendered by hirace_py.dump), races, warnings, seconds.
 
 Results are appended to a JSON-lines file as they come (`--results`); a rerun
 skips every entry already there for the same file content and the same hirace
@@ -50,6 +50,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from hirace_py import dump
+from hirace_py.report import to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 HELD_OUT = ("BlackScholes", "fastWalshTransform", "convolutionFFT2D")
@@ -298,7 +301,7 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             if label == "inst":
                 entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
             report = work / f"{label}.json"
-            env = {**os.environ, "HIRACE_REPORT": str(report), "HIRACE_TIMEOUT": "120"}
+            env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": "120"}
             code, out, err, secs = run([str(exe), *prog.args], prog.timeout, cwd=work, env=env)
             runs[label] = (code, out)
             entry[f"{label}_status"] = code
@@ -306,20 +309,27 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             if code != 0:
                 entry[f"{label}_stderr"] = "\n".join(err.splitlines()[-5:])[-600:]
             if label == "inst" and report.is_file():
-                rep = json.loads(report.read_text())
-                entry["launches"] = rep.get("launches", 0)
-                entry["races"] = len(rep.get("races", []))
-                notices = {n["code"]: n["count"] for n in rep.get("notices", [])}
+                rep = json.loads(to_json(dump.load(report)))
+                races = [r for launch in rep["launches"] for r in launch["races"]]
+                entry["launches"] = len(rep["launches"])
+                entry["races"] = len(races)
+                notices: dict[str, int] = {}
+                for n in rep["notices"] + [n for lch in rep["launches"] for n in lch["notices"]]:
+                    notices[n["code"]] = notices.get(n["code"], 0) + n["count"]
                 entry["uninstrumented_launches"] = notices.get("uninstrumented-kernel", 0)
                 entry["notices"] = notices
-                entry["race_sites"] = sorted({
-                    f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
-                    f"/{r['second']['site']['line']}" for r in rep.get("races", [])
-                })[:10]
+                entry["race_sites"] = sorted(
+                    {
+                        f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
+                        f"/{r['second']['site']['line']}"
+                        for r in races
+                    }
+                )[:10]
         entry["built"] = "inst_build_error" not in entry and "orig_build_error" not in entry
         entry["ran"] = entry["built"] and runs["inst"][0] == runs["orig"][0] != 124
-        entry["equal"] = entry["ran"] and (comparable(runs["inst"][1], prog.ignore)
-                                           == comparable(runs["orig"][1], prog.ignore))
+        entry["equal"] = entry["ran"] and (
+            comparable(runs["inst"][1], prog.ignore) == comparable(runs["orig"][1], prog.ignore)
+        )
         if entry["ran"] and not entry["equal"]:
             a = comparable(runs["inst"][1], prog.ignore)
             b = comparable(runs["orig"][1], prog.ignore)
@@ -443,14 +453,24 @@ def main() -> int:
     ap.add_argument("dirs", nargs="+", type=Path)
     ap.add_argument("--programs", type=Path, default=ROOT / "bench" / "realworld_programs.toml")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--results", type=Path,
-                    default=Path(tempfile.gettempdir()) / f"hirace-realworld-{os.getuid()}.jsonl")
-    ap.add_argument("--per-dir", type=int, default=None,
-                    help="check N files per directory, evenly spaced over its sorted list")
+    ap.add_argument(
+        "--results",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / f"hirace-realworld-{os.getuid()}.jsonl",
+    )
+    ap.add_argument(
+        "--per-dir",
+        type=int,
+        default=None,
+        help="check N files per directory, evenly spaced over its sorted list",
+    )
     ap.add_argument("--stage", choices=("files", "programs", "all"), default="all")
     ap.add_argument("--only", default=None, help="regex: only programs/files matching it")
-    ap.add_argument("--table-only", action="store_true",
-                    help="print the tables of the latest stored results (of any hirace)")
+    ap.add_argument(
+        "--table-only",
+        action="store_true",
+        help="print the tables of the latest stored results (of any hirace)",
+    )
     ap.add_argument("--census", action="store_true", help="also print failures by class")
     args = ap.parse_args()
     if shutil.which("nvcc") is None:
@@ -497,8 +517,11 @@ def main() -> int:
 
     def do_prog(prog: Program) -> None:
         if args.table_only:
-            matches = [e for k, e in results.entries.items()
-                       if k.startswith(f"program:{prog.directory}:{prog.name}:")]
+            matches = [
+                e
+                for k, e in results.entries.items()
+                if k.startswith(f"program:{prog.directory}:{prog.name}:")
+            ]
             prog_entries.extend(matches[-1:])
             return
         e = check_program(prog, results, tool)

@@ -11,17 +11,15 @@ Argument arrays are NumPy arrays, updated in place as by the kernel.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
-from hirace_py import oracle
+from hirace_py import interpret
 from hirace_py.arguments import check_arguments
 from hirace_py.backends.base import Buffer, LaunchTiming
 from hirace_py.backends.select import open_module, resolve
 from hirace_py.config import Config
 from hirace_py.errors import Finding
-from hirace_py.fsm import Action
 from hirace_py.instrument import instrument
 from hirace_py.instrument.model import Kernel, Site, Tables
 from hirace_py.instrument.runtime import include_dir
@@ -30,6 +28,7 @@ from hirace_py.report import Access, LaunchReport, Notice, Race, Report, race_ki
 from hirace_py.tracking import LOG_DTYPE, Outcome, Tracker
 
 Dims = int | Sequence[int]
+Dim3 = tuple[int, int, int]
 
 
 def dims3(value: Dims, what: str) -> tuple[int, int, int]:
@@ -57,7 +56,7 @@ class Checker:
         self.config = config or Config()
         self.backend, self.backend_note = resolve(backend)
         self.filename = filename
-        self.lines = source.splitlines()
+        self.lines = interpret.SourceLines({filename: source.splitlines()})
         self.instrumented = instrument(source, filename, self.config, include_dirs, defines)
         self.instrumented.write_headers()
         dirs = [include_dir(), *(include_dirs or [])]
@@ -65,7 +64,8 @@ class Checker:
             self.backend, self.instrumented.source, filename, dirs, self.tables, defines
         )
         self.tracker = Tracker(self.module, self.tables, self.config, sequential)
-        self.report = Report(filename, warnings=list(self.tables.warnings))
+        self.report = Report(filename, warnings=list(self.tables.warnings),
+                             pairs=self.config.pairs)  # fmt: skip
 
     @property
     def tables(self) -> Tables:
@@ -214,84 +214,29 @@ class Checker:
             )
         return sorted(races, key=lambda r: (r.lines(), r.kind)), notices
 
-    def access(self, site: Site | None, tid: int, block: int, g: tuple, b: tuple) -> Access:
-        thread = (tid % b[0], tid // b[0] % b[1], tid // (b[0] * b[1]))
-        blk = (block % g[0], block // g[0] % g[1], block // (g[0] * g[1]))
-        line = ""
-        if site is not None and 0 < site.line <= len(self.lines):
-            line = self.lines[site.line - 1]
-        return Access(site, thread, blk, line)
+    def access(self, site: Site | None, tid: int, block: int, g: Dim3, b: Dim3) -> Access:
+        return interpret.access(site, tid, block, g, b, self.lines)
 
-    def races(self, kernel: Kernel, outcome: Outcome, g: tuple, b: tuple) -> list[Race]:
+    def races(self, kernel: Kernel, outcome: Outcome, g: Dim3, b: Dim3) -> list[Race]:
         """Merge device records into races keyed by the unordered pair of sites and kind."""
-        merged: dict[tuple, Race] = {}
-        sites = self.tables.sites
-        for raw in outcome.races:
-            second = sites[raw.site]
-            first = sites[raw.partner_site] if raw.partner_site is not None else None
-            var = self.tables.variables[raw.var]
-            exact = (
-                first is not None
-                and oracle.conflicts(
-                    Action[first.action], Action[second.action], raw.prev_block == raw.block
-                )
-                and (raw.prev_tid, raw.prev_block) != (raw.tid, raw.block)
-            )
-            # Without the exact partner, a plain write is the partner every kind of
-            # access conflicts with; `exact` tells the reader which case this is.
-            kind = race_kind(first.action if exact and first else "W", second.action)
-            pair = tuple(sorted((first.id if first else -1, second.id)))
-            key = (pair, kind, var.id)
-            if key in merged:
-                merged[key] = replace(merged[key], count=merged[key].count + raw.count)
-                continue
-            merged[key] = Race(
-                kind, var.space, var.name, kernel.name,
-                self.access(first, raw.prev_tid, raw.prev_block, g, b),
-                self.access(second, raw.tid, raw.block, g, b),
-                raw.count, raw.unit, exact,
-            )  # fmt: skip
-        return sorted(merged.values(), key=lambda r: (r.lines(), r.kind))
+
+        def variable(var: int) -> tuple[str, str]:
+            v = self.tables.variables[var]
+            return v.space, v.name
+
+        return interpret.races(outcome.races, self.tables.sites, variable, kernel.name, g, b,
+                               self.lines)  # fmt: skip
 
     def notices(self, outcome: Outcome) -> list[Notice]:
         """Everything the launch could not check, from the device counters."""
         if outcome.untracked:
-            return [Notice("not-tracked", f"launch not tracked: {outcome.untracked}")]
-        c, layout, out = outcome.counters, outcome.layout, []
-        if c.get("clock_overflow_threads"):
-            out.append(Notice(
-                "clock-overflow",
-                f"{c['clock_overflow_threads']} thread(s) passed more than {layout.max_bc} "
-                f"block barriers or {layout.max_wc} warp barriers (the shadow word's clock "
-                f"fields); {c['untracked_clock']} of their later accesses were not checked",
-                c["untracked_clock"],
-            ))  # fmt: skip
-        texts = {
-            "unmonitored": "access(es) to memory hirace does not monitor (local memory through "
-                           "pointers, or allocations that were not registered)",
-            "narrow": "access(es) narrower than their variable's shadow unit: sub-unit "
-                      "neighbours are not told apart",
-            "partial_syncwarp": "__syncwarp call(s) with a partial mask were not counted as "
-                                "barriers; accesses they order may be reported as races",
-            "report_overflow": "race record(s) dropped: the report table was full "
-                               "(raise report.capacity)",
-            "shared_table_full": "__shared__ variable registration(s) dropped: too many "
-                                 "variables for one thread; their accesses count as unmonitored",
-            "skipped_blocks": "access(es) by blocks outside monitor.blocks were not checked",
-        }  # fmt: skip
-        for key, text in texts.items():
-            if c.get(key):
-                out.append(Notice(key.replace("_", "-"), f"{c[key]} {text}", c[key]))
-        if (layout is not None and not layout.records_sites and self.config.sites
-                and len(self.tables.sites) > 1):  # fmt: skip
-            out.append(
-                Notice(
-                    "no-sites",
-                    "the grid is too large to record the earlier "
-                    "access's site in the shadow word; reports name its thread only",
-                )
-            )
-        return out
+            return [interpret.not_tracked(outcome.untracked)]
+        layout = outcome.layout
+        assert layout is not None
+        return interpret.notices(
+            outcome.counters, layout.max_bc, layout.max_wc, layout.site_bits,
+            len(self.tables.sites), self.config.sites,
+        )  # fmt: skip
 
 
 def check(

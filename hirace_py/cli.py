@@ -16,7 +16,9 @@ import hirace_py
 from hirace_py.errors import ExitCode, HiraceError
 
 # Sub-command modules under hirace_py.commands; each defines register(subparsers).
-COMMANDS = ["fsm", "instrument", "include-dir", "check", "graph", "build", "run", "verify"]
+COMMANDS = [
+    "fsm", "instrument", "include-dir", "check", "graph", "build", "run", "report", "verify",
+]  # fmt: skip
 
 
 class _Parser(argparse.ArgumentParser):

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import hirace_py
 from hirace_py.config import Config
-from hirace_py.errors import ToolFailure
+from hirace_py.errors import ExitCode, ToolFailure
 from hirace_py.launchspec import SpecError, load_toml, parse_launch
-from hirace_py.report import KINDS
+from hirace_py.report import KINDS, SCHEMA_VERSION
 from hirace_py.values.compare import REASONS, Disagreement
 from hirace_py.values.engines import make_checker
 
@@ -230,7 +231,8 @@ def table(results: list[Result]) -> str:
 
 
 def to_json(results: list[Result]) -> str:
-    """The suite's results as JSON: one entry per case, then the totals."""
+    """The suite's results as JSON (docs/report-format.md): the totals, then one entry
+    per case."""
 
     def keys(ks: set[Key]) -> list[dict[str, object]]:
         return [{"lines": list(lines), "kind": k, "space": sp} for lines, k, sp in sorted(ks)]
@@ -241,9 +243,14 @@ def to_json(results: list[Result]) -> str:
         "missing_warnings": sorted(r.missing_warnings), "error": r.error or None,
         "seconds": r.seconds,
     } for r in results]  # fmt: skip
+    passed = sum(r.ok for r in results)
     doc = {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "hirace", "version": hirace_py.__version__},
+        "mode": "litmus",
+        "summary": {"passed": passed, "total": len(results),
+                    "exit_status": int(ExitCode.CLEAN if passed == len(results)
+                                       else ExitCode.FINDINGS)},
         "cases": cases,
-        "passed": sum(r.ok for r in results),
-        "total": len(results),
-    }
+    }  # fmt: skip
     return json.dumps(doc, indent=2) + "\n"

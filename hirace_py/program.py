@@ -29,7 +29,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -51,8 +50,6 @@ from hirace_py.program_inputs import CUDA, LINK, C, c_compiler, kind_of, nvcc_li
 
 DEFAULT_ARCH = "sm_80"
 WORK_SUFFIX = ".hirace"
-# hirace_py.instrument.host's warning for a launch of a kernel defined elsewhere.
-_NOT_HERE = re.compile(r"kernel '(.+?)' is not defined in this file")
 
 
 class BuildError(HiraceError):
@@ -196,8 +193,7 @@ def _instrument_unit(
 def _defined_elsewhere(warning: Warning, kernels: set[str]) -> bool:
     """A launch warning about a kernel that another source of the program defines
     (and that is therefore instrumented too)."""
-    match = _NOT_HERE.match(warning.message) if warning.code == "launch" else None
-    return match is not None and match.group(1) in kernels
+    return warning.code == "launch" and warning.subject in kernels
 
 
 def build(options: BuildOptions) -> Built:

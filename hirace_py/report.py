@@ -1,5 +1,11 @@
 """Race reports: the model, and its text, JSON and SARIF 2.1.0 renderings.
 
+One `Report` for every mode: a single-kernel check (`hirace check FILE`) and a
+whole program (`hirace run`, `hirace report DUMP`) both produce one, from the
+same interpretation of the device's records (hirace_py.interpret). The JSON
+rendering is versioned (`SCHEMA_VERSION`) and documented in
+docs/report-format.md, with a JSON Schema in docs/report.schema.json.
+
 A `Race` is one pair of access sites that raced, with how many elements did
 so. `first` is the earlier access and `second` the one that completed the
 race. When the pair comes from the shadow word alone, `first` is the last
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import hirace_py
@@ -22,6 +29,11 @@ from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
 
 KINDS = ("read-write", "write-write", "atomic-plain")
+SCHEMA_VERSION = 1
+"""Version of the JSON report; a change that breaks readers bumps it."""
+REPORT_DOC = Path(hirace_py.__file__).resolve().parent.parent / "docs" / "report-format.md"
+"""The report format's documentation, where hirace runs from its repository; SARIF's
+informationUri points at it (hirace has no public home page to point at instead)."""
 ATOMIC = ("BA", "GA")
 
 
@@ -52,6 +64,10 @@ class Access:
         if self.site is None:
             return "an unrecorded site"
         return f"{self.site.file}:{self.site.line}:{self.site.column}"
+
+    def function(self) -> str:
+        """The function the access is in, as `in NAME`, or '' if unknown."""
+        return f" in {self.site.function}" if self.site is not None and self.site.function else ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +113,50 @@ class Race:
 
 
 @dataclass(frozen=True)
+class BoundsFinding:
+    """Accesses of one site just outside one allocation (out of bounds): the first
+    one seen, where it fell, and how many there were. `performed` is false when
+    they were not made (HIRACE_BOUNDS=continue: reads gave 0)."""
+
+    kernel: str
+    variable: str
+    size: int
+    """Bytes of the allocation."""
+    access: Access
+    offset: int
+    """Byte offset of the first access from the allocation's start (negative: before it)."""
+    count: int
+    performed: bool
+
+    @property
+    def action(self) -> str:
+        return self.access.site.action if self.access.site else "?"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kernel": self.kernel, "variable": self.variable, "size": self.size,
+                "access": self.access.to_json(), "offset": self.offset, "count": self.count,
+                "performed": self.performed}  # fmt: skip
+
+    def text(self) -> list[str]:
+        word = ACTION_WORDS.get(self.action, "Access")
+        what = "" if self.performed else (" (not performed: reads gave 0)" if self.action == "R"
+                                          else " (not performed)")  # fmt: skip
+        past = self.offset - self.size
+        where = (f"{past} byte(s) past its end" if past >= 0
+                 else f"{-self.offset} byte(s) before its start")  # fmt: skip
+        a = self.access
+        out = [
+            f"========= Out-of-bounds {word} of '{self.variable}' in kernel {self.kernel}, "
+            f"{self.count} access(es){what}",
+            f"=========     at {a.where()}{a.function()} by thread {a.thread} in block "
+            f"{a.block}: byte offset {self.offset} of a {self.size}-byte allocation ({where})",
+        ]
+        if a.source_line:
+            out.append(f"=========         {a.source_line.strip()}")
+        return out  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Notice:
     """Something the run could not check, counted: never dropped silently."""
 
@@ -107,12 +167,16 @@ class Notice:
 
 @dataclass
 class LaunchReport:
+    """One launch: where it ran, its races, and what it could not check.
+
+    `seconds` is None where it was not measured (whole programs)."""
+
     kernel: str
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     shared_bytes: int
     backend: str
-    seconds: float
+    seconds: float | None
     races: list[Race] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
@@ -120,6 +184,8 @@ class LaunchReport:
     stdout: str = ""
     error: str | None = None
     """Why the launch stopped early (a fault, the time limit); its races are those before."""
+    bounds: list[BoundsFinding] = field(default_factory=list)
+    """Out-of-bounds accesses (whole programs; `hirace check` stops at the first)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,17 +199,25 @@ class LaunchReport:
             "races": [r.to_json() for r in self.races],
             "notices": [asdict(n) for n in self.notices],
             "counters": self.counters,
+            "bounds": [b.to_json() for b in self.bounds],
             "error": self.error,
         }
 
 
 @dataclass
 class Report:
-    """All launches of one check, with the instrumenter's warnings."""
+    """All launches of one check or program run, with the instrumenter's warnings.
+
+    The same whatever produced it (a kernel check, a whole program).
+    `pairs` says how racing pairs were listed: "exact" (replayed) or "last"
+    (one pair per element, from the shadow word); `notices` what the run as a
+    whole could not check (per-launch ones are in each launch)."""
 
     filename: str
     launches: list[LaunchReport] = field(default_factory=list)
     warnings: list[InstrumentWarning] = field(default_factory=list)
+    pairs: str = "exact"
+    notices: list[Notice] = field(default_factory=list)
 
     @property
     def races(self) -> list[Race]:
@@ -151,22 +225,31 @@ class Report:
 
     @property
     def exit_status(self) -> ExitCode:
-        return ExitCode.FINDINGS if self.races else ExitCode.CLEAN
+        """FINDINGS when there were races or out-of-bounds accesses."""
+        bounds = any(launch.bounds for launch in self.launches)
+        return ExitCode.FINDINGS if self.races or bounds else ExitCode.CLEAN
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "tool": "hirace",
-            "version": hirace_py.__version__,
+            "schema_version": SCHEMA_VERSION,
+            "tool": {"name": "hirace", "version": hirace_py.__version__},
             "file": self.filename,
-            "launches": [launch.to_json() for launch in self.launches],
+            "pairs": self.pairs,
+            "summary": {
+                "races": len(self.races),
+                "bounds": sum(len(launch.bounds) for launch in self.launches),
+                "launches": len(self.launches),
+                "exit_status": int(self.exit_status),
+            },
             "warnings": [asdict(w) for w in self.warnings],
-            "races": len(self.races),
+            "notices": [asdict(n) for n in self.notices],
+            "launches": [launch.to_json() for launch in self.launches],
         }
 
 
 def _access_text(label: str, action: str, a: Access) -> list[str]:
     out = [f"=========     {label} {ACTION_WORDS.get(action, action)} at {a.where()}"
-           f" by thread {a.thread} in block {a.block}"]  # fmt: skip
+           f"{a.function()} by thread {a.thread} in block {a.block}"]  # fmt: skip
     if a.source_line:
         out.append(f"=========         {a.source_line.strip()}")
     return out
@@ -178,9 +261,10 @@ def to_text(report: Report) -> str:
     for w in report.warnings:
         out.append(f"========= {w}")
     for launch in report.launches:
+        where = f"on {launch.backend}"
         out.append(
             f"========= Launch {launch.kernel} grid {launch.grid} block {launch.block} "
-            f"on {launch.backend}: {len(launch.races)} race(s)"
+            f"{where}: {len(launch.races)} race(s)"
         )
         for r in launch.races:
             found_by = "" if r.engine == "fsm" else f" [{r.engine} engine]"
@@ -197,8 +281,14 @@ def to_text(report: Report) -> str:
                     "=========     (the earlier access shown is the last one before the race; "
                     "the access it races with came before it, unordered with the racing access)"
                 )
+        for b in launch.bounds:
+            out += b.text()
         for n in launch.notices:
             out.append(f"========= Warning [{n.code}]: {n.message}")
+        if launch.error:
+            out.append(f"========= Error: {launch.error}")
+    for n in report.notices:
+        out.append(f"========= Warning [{n.code}]: {n.message}")
     total = len(report.races)
     out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)")
     return "\n".join(out) + "\n"
@@ -208,12 +298,26 @@ def to_json(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2) + "\n"
 
 
-def _sarif_location(a: Access, message: str) -> dict[str, Any]:
+def _uri(file: str) -> tuple[str, str | None]:
+    """A SARIF artifact URI for `file`: relative to the current directory (with
+    uriBaseId SRCROOT) when it is inside it, else an absolute file URI."""
+    path = Path(file)
+    absolute = path.resolve()
+    root = Path.cwd().resolve()
+    if absolute.is_relative_to(root):
+        return absolute.relative_to(root).as_posix(), "SRCROOT"
+    return absolute.as_uri(), None
+
+
+def _sarif_location(a: Access, message: str, ident: int) -> dict[str, Any]:
     if a.site is None:
-        return {"message": {"text": message + " (site not recorded)"}}
-    return {
+        return {"id": ident, "message": {"text": message + " (site not recorded)"}}
+    uri, base = _uri(a.site.file)
+    artifact: dict[str, Any] = {"uri": uri, **({"uriBaseId": base} if base else {})}
+    location: dict[str, Any] = {
+        "id": ident,
         "physicalLocation": {
-            "artifactLocation": {"uri": a.site.file},
+            "artifactLocation": artifact,
             "region": {
                 "startLine": a.site.line,
                 "startColumn": a.site.column,
@@ -222,10 +326,28 @@ def _sarif_location(a: Access, message: str) -> dict[str, Any]:
         },
         "message": {"text": message},
     }
+    if a.site.function:
+        location["logicalLocations"] = [{"name": a.site.function, "kind": "function"}]
+    return location
+
+
+def _notification(level: str, text: str, file: str = "", line: int = 0,
+                  column: int = 0) -> dict[str, Any]:  # fmt: skip
+    note: dict[str, Any] = {"level": level, "message": {"text": text}}
+    if file:
+        uri, base = _uri(file)
+        region = {"startLine": line, **({"startColumn": column} if column else {})}
+        note["locations"] = [{"physicalLocation": {
+            "artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})},
+            **({"region": region} if line else {}),
+        }}]  # fmt: skip
+    return note
 
 
 def to_sarif(report: Report) -> str:
-    """SARIF 2.1.0: one result per race, with both access locations."""
+    """SARIF 2.1.0: one result per race, at the access that completed it, with the
+    earlier access in relatedLocations; what was not instrumented or not checked
+    as tool notifications."""
     rules = [
         {"id": kind, "shortDescription": {"text": f"{kind} data race"},
          "defaultConfiguration": {"level": "error"}}
@@ -242,28 +364,57 @@ def to_sarif(report: Report) -> str:
                 "level": "error",
                 "message": {"text": (
                     f"Data race ({r.kind}) on {r.space} memory '{r.variable}' in kernel "
-                    f"{r.kernel}: {first.lower()} at {r.first.where()} by thread "
-                    f"{r.first.thread} block {r.first.block} and {second.lower()} at "
-                    f"{r.second.where()} by thread {r.second.thread} block {r.second.block}; "
+                    f"{r.kernel}: {second.lower()} at {r.second.where()}{r.second.function()} "
+                    f"by thread {r.second.thread} block {r.second.block} races with the "
+                    f"[earlier {first.lower()}](1) at {r.first.where()}{r.first.function()} "
+                    f"by thread {r.first.thread} block {r.first.block}; "
                     f"{r.count} element(s)."
                 )},
-                "locations": [
-                    _sarif_location(r.second, f"{second} completing the race"),
-                    _sarif_location(r.first, f"earlier {first.lower()}"),
-                ],
-                "properties": {"count": r.count, "exact": r.exact, "element": r.element},
+                "locations": [_sarif_location(r.second, f"{second} completing the race", 0)],
+                "relatedLocations": [_sarif_location(r.first, f"earlier {first.lower()}", 1)],
+                "properties": {"count": r.count, "exact": r.exact, "element": r.element,
+                               "variable": r.variable, "space": r.space},
             })  # fmt: skip
+    rules.append({"id": "out-of-bounds",
+                  "shortDescription": {"text": "access just outside an allocation"},
+                  "defaultConfiguration": {"level": "error"}})  # fmt: skip
+    for launch in report.launches:
+        for b in launch.bounds:
+            word = ACTION_WORDS.get(b.action, "Access").lower()
+            text = "\n".join(line.removeprefix("=========").strip() for line in b.text()[:2])
+            results.append({
+                "ruleId": "out-of-bounds", "ruleIndex": len(KINDS), "level": "error",
+                "message": {"text": text},
+                "locations": [_sarif_location(b.access, f"out-of-bounds {word}", 0)],
+                "properties": {"count": b.count, "offset": b.offset, "size": b.size,
+                               "variable": b.variable, "performed": b.performed},
+            })  # fmt: skip
+    notifications = [_notification("warning", f"[{w.code}] {w.message}", w.file, w.line,
+                                   w.column) for w in report.warnings]  # fmt: skip
+    for launch in report.launches:
+        for n in launch.notices:
+            notifications.append(_notification("warning", f"[{n.code}] launch {launch.kernel}: "
+                                               f"{n.message}"))  # fmt: skip
+        if launch.error:
+            notifications.append(_notification("error", f"launch {launch.kernel}: {launch.error}"))
+    notifications += [_notification("warning", f"[{n.code}] {n.message}") for n in report.notices]
+    run: dict[str, Any] = {
+        "tool": {"driver": {
+            "name": "hirace", "version": hirace_py.__version__, "rules": rules,
+            **({"informationUri": REPORT_DOC.as_uri()} if REPORT_DOC.is_file() else {}),
+        }},
+        "originalUriBaseIds": {"SRCROOT": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "invocations": [{
+            "executionSuccessful": not any(launch.error for launch in report.launches),
+            "toolExecutionNotifications": notifications,
+        }],
+        "results": results,
+    }  # fmt: skip
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "hirace", "version": hirace_py.__version__,
-                "informationUri": "https://example.invalid/hirace", "rules": rules,
-            }},
-            "results": results,
-        }],
-    }  # fmt: skip
+        "runs": [run],
+    }
     return json.dumps(doc, indent=2) + "\n"
 
 

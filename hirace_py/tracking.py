@@ -27,6 +27,7 @@ from hirace_py.config import Config
 from hirace_py.fsm import RACE, STATE_BITS
 from hirace_py.instrument import state as st
 from hirace_py.instrument.model import Tables, Variable
+from hirace_py.interpret import RawRace, decode_record
 from hirace_py.shadow import ShadowLayout, ShadowLimitError
 
 SHADOW_WORD = 8
@@ -35,22 +36,6 @@ FRAME_BUDGET = 1 << 30
 """Bytes of per-block shared-memory frames before the CPU backend reuses one."""
 STATE_SYMBOL = "hirace_state"
 LOG_DTYPE = np.dtype([(n, np.uint64 if t == st.U64 else np.uint32) for n, t, _ in st.LOG_FIELDS])
-
-
-@dataclass(frozen=True)
-class RawRace:
-    """One record of the device report table, decoded."""
-
-    partner_site: int | None
-    site: int
-    count: int
-    var: int
-    unit: int
-    tid: int
-    block: int
-    prev_tid: int
-    prev_block: int
-    prev_state: int
 
 
 @dataclass
@@ -212,17 +197,11 @@ class Tracker:
             return out
         cap = self.config.report_capacity
         records = (st.RaceRecord * cap).from_buffer_copy(self.reports.read().tobytes())
-        # A site field of no bits still names the one site of a one-site module.
         single_site = len(self.tables.sites) == 1
         for r in records:
-            if not r.key:
-                continue
-            out.races.append(RawRace(
-                partner_site=None if r.flags & 1 and not single_site else (r.key >> 32) - 1,
-                site=(r.key & 0xFFFFFFFF) - 1,
-                count=r.count, var=r.var, unit=r.unit, tid=r.tid, block=r.block,
-                prev_tid=r.prev_tid, prev_block=r.prev_block, prev_state=r.prev_state,
-            ))  # fmt: skip
+            if r.key:
+                fields = {name: getattr(r, name) for name, _ in st.RaceRecord._fields_}
+                out.races.append(decode_record(fields, single_site))
         counters = st.Counters.from_buffer_copy(self.counters.read().tobytes())
         out.counters = {name: int(getattr(counters, name)) for name, _ in st.Counters._fields_}
         out.racy = [

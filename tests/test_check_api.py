@@ -92,14 +92,16 @@ def test_formats(tmp_path: Path) -> None:
     assert "Race (read-write) on global memory: 'a'" in text
     assert "racy.cu:3:" in text and "racy.cu:4:" in text and "a[i] = i;" in text
     doc = json.loads(to_json(report))
-    assert doc["races"] == 1 and doc["launches"][0]["races"][0]["kind"] == "read-write"
+    assert doc["summary"]["races"] == 1
+    assert doc["launches"][0]["races"][0]["kind"] == "read-write"
     sarif = json.loads(to_sarif(report))
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
     assert run["tool"]["driver"]["name"] == "hirace"
     [result] = run["results"]
     assert result["ruleId"] == "read-write"
-    lines = sorted(loc["physicalLocation"]["region"]["startLine"] for loc in result["locations"])
+    locations = result["locations"] + result["relatedLocations"]
+    lines = sorted(loc["physicalLocation"]["region"]["startLine"] for loc in locations)
     assert lines == [3, 4]
     rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
     assert rule_ids[result["ruleIndex"]] == result["ruleId"]
@@ -152,7 +154,7 @@ def test_cli_check_with_spec_exit_codes_and_json(
     assert main(["check", str(tmp_path / "racy.cu"), "--launch", spec, "--backend", "cpu",
                  "--format", "json"]) == 1  # fmt: skip
     out = capsys.readouterr()
-    assert json.loads(out.out)["races"] == 1 and "backend cpu" in out.err
+    assert json.loads(out.out)["summary"]["races"] == 1 and "backend cpu" in out.err
     assert main(["check", str(tmp_path / "clean.cu"), "--launch", spec, "--backend", "cpu"]) == 0
     capsys.readouterr()
     (tmp_path / "bad.toml").write_text(

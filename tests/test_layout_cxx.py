@@ -61,7 +61,7 @@ def test_cxx_layout_matches_python(tmp_path: Path) -> None:
     cpu_program.compile_object(source, obj, flags, source.read_text(), "layout.cpp")
     cpu_program.link(prt, [obj], exe)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
-                         env={"HIRACE_QUIET": "1"})  # fmt: skip
+                         env={})  # fmt: skip
     assert run.returncode == 0, run.stderr
     got = run.stdout.splitlines()
     want = [python_layout(*shape) for shape in SHAPES]

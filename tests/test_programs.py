@@ -3,7 +3,8 @@
 The programs and what each must do are in tests/programs/ (its README gives
 the case schema). Each case is built for the CPU twice, with and without
 instrumentation, once per test module; the binaries are then run under the
-environment variables the host runtime reads.
+environment variables the host runtime reads, and the dump an instrumented
+one writes (HIRACE_DUMP) is rendered as `hirace report` does.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from hirace_py import cli, cuda_api, program
+from hirace_py import cli, cuda_api, dump, program
 from hirace_py.backends import cpu_program
 from hirace_py.instrument import instrument
 from hirace_py.program import BuildOptions
+from hirace_py.report import to_json, to_text
 
 PROGRAMS = Path(__file__).parent / "programs"
 # What a race is compared by: file, the two lines (sorted), kind, space.
@@ -74,13 +76,24 @@ NEEDS_NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc
 
 
 def _options(case: Case, output: Path, cpu: bool = True, instrument: bool = True) -> BuildOptions:
+    """Options for building `case` from its directory (see `_build`): its sources are
+    named as a user in that directory names them, and so are they in reports."""
     return BuildOptions(
-        sources=tuple(case.directory / s for s in case.sources),
+        sources=tuple(Path(s) for s in case.sources),
         output=output,
         cpu=cpu,
         defines=dict(case.defines),
         instrument=instrument,
     )
+
+
+def _build(case: Case, options: BuildOptions) -> program.Built:
+    old = os.getcwd()
+    os.chdir(case.directory)
+    try:
+        return program.build(options)
+    finally:
+        os.chdir(old)
 
 
 class Builds:
@@ -95,7 +108,7 @@ class Builds:
         if key not in self.done:
             kind = "hirace" if instrumented else "original"
             output = self.root / case.name.replace("/", "-") / kind
-            program.build(_options(case, output, instrument=instrumented))
+            _build(case, _options(case, output, instrument=instrumented))
             self.done[key] = output
         return self.done[key]
 
@@ -112,12 +125,21 @@ def _run(executable: Path, args: tuple[str, ...], **env: str) -> subprocess.Comp
 
 
 _RACE = re.compile(r"^========= Race \(([\w-]+)\) on (\w+) memory: ")
-_SITE = re.compile(r"^=========     (?:Earlier|Racing ) \S+.*? at ([^\s:]+):(\d+):\d+ by ")
+_SITE = re.compile(r"^=========     (?:Earlier|Racing ) \S+.*? at ([^\s:]+):(\d+):\d+ in \S+ by ")
 _NOTICE = re.compile(r"^========= Warning \[([\w-]+)\]")
 
 
+def _dumped(executable: Path, args: tuple[str, ...], where: Path,
+            **env: str) -> tuple[subprocess.CompletedProcess[str], str, str]:  # fmt: skip
+    """Run the program writing its dump; its run, and the report as text and as JSON."""
+    path = where / "dump.json"
+    run = _run(executable, args, **env, HIRACE_DUMP=str(path))
+    report = dump.load(path)
+    return run, to_text(report), to_json(report)
+
+
 def text_report(stderr: str) -> tuple[set[RaceKey], set[str]]:
-    """The races and notice codes of the report printed at exit."""
+    """The races and notice codes of a text report."""
     races: set[RaceKey] = set()
     notices: set[str] = set()
     lines = stderr.splitlines()
@@ -134,14 +156,17 @@ def text_report(stderr: str) -> tuple[set[RaceKey], set[str]]:
     return races, notices
 
 
-def json_report(path: Path) -> tuple[set[RaceKey], set[str]]:
-    doc = json.loads(path.read_text())
+def json_report(text: str) -> tuple[set[RaceKey], set[str]]:
+    doc = json.loads(text)
     races: set[RaceKey] = set()
-    for r in doc["races"]:
-        first, second = r["first"]["site"], r["second"]["site"]
-        lines = tuple(sorted((first["line"], second["line"])))
-        races.add((second["file"], lines, r["kind"], r["space"]))  # type: ignore[arg-type]
-    return races, {n["code"] for n in doc["notices"]}
+    notices = {n["code"] for n in doc["notices"]}
+    for launch in doc["launches"]:
+        notices |= {n["code"] for n in launch["notices"]}
+        for r in launch["races"]:
+            first, second = r["first"]["site"], r["second"]["site"]
+            lines = tuple(sorted((first["line"], second["line"])))
+            races.add((second["file"], lines, r["kind"], r["space"]))  # type: ignore[arg-type]
+    return races, notices
 
 
 # ---------------------------------------------------------------------------
@@ -155,24 +180,33 @@ def test_there_are_programs_enough() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_instrumented_program_reports_its_races(case: Case, builds: Builds) -> None:
-    run = _run(builds.get(case), case.args, **case.env)
+def test_instrumented_program_reports_its_races(case: Case, builds: Builds, tmp_path: Path) -> None:
+    run, text, _ = _dumped(builds.get(case), case.args, tmp_path, **case.env)
     assert (run.returncode, run.stdout) == (case.exit, case.stdout), run.stderr
-    assert re.search(r"^========= HIRACE \S+: \d+ race\(s\) in \d+ launch\(es\)$", run.stderr,
-                     re.M), run.stderr  # fmt: skip
-    races, notices = text_report(run.stderr)
-    assert races == case.races, run.stderr
-    assert notices == case.notices, run.stderr
+    assert re.search(r"^========= RACE SUMMARY: \d+ race\(s\) in \d+ launch\(es\)$", text,
+                     re.M), text  # fmt: skip
+    races, notices = text_report(text)
+    assert races == case.races, text
+    assert notices == case.notices, text
     if case.stderr_regex:
         assert re.search(case.stderr_regex, run.stderr), run.stderr
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_json_report_has_the_same_races(case: Case, builds: Builds, tmp_path: Path) -> None:
-    report = tmp_path / "report.json"
-    run = _run(builds.get(case), case.args, **case.env, HIRACE_REPORT=str(report))
+    run, _, json_text = _dumped(builds.get(case), case.args, tmp_path, **case.env)
     assert run.returncode == case.exit, run.stderr
-    assert json_report(report) == (set(case.races), set(case.notices))
+    assert json_report(json_text) == (set(case.races), set(case.notices))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_without_a_dump_one_line_says_how_to_get_the_report(case: Case, builds: Builds) -> None:
+    run = _run(builds.get(case), case.args, **case.env)
+    assert (run.returncode, run.stdout) == (case.exit, case.stdout), run.stderr
+    [line] = [x for x in run.stderr.splitlines() if x.startswith("========= HIRACE")]
+    records = int(re.search(r": (\d+) race record\(s\)", line).group(1))  # type: ignore[union-attr]
+    assert (records > 0) == bool(case.races), line
+    assert "HIRACE_DUMP=FILE" in line
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -194,7 +228,7 @@ def test_original_program_prints_the_same(case: Case, builds: Builds) -> None:
 @NEEDS_NVCC
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_nvcc_builds_the_instrumented_program(case: Case, tmp_path: Path) -> None:
-    built = program.build(_options(case, tmp_path / "gpu", cpu=False))
+    built = _build(case, _options(case, tmp_path / "gpu", cpu=False))
     assert built.executable.is_file()
     sources = tuple(case.directory / s for s in case.sources)
     included = program.included_sources(sources, ())
@@ -229,7 +263,7 @@ def test_build_reports_a_missing_source(tmp_path: Path, capsys: pytest.CaptureFi
 def test_build_writes_the_instrumented_sources_next_to_the_output(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "multifile/multifile")
     output = tmp_path / "out" / "prog"
-    built = program.build(_options(case, output))
+    built = _build(case, _options(case, output))
     work = tmp_path / "out" / "prog.hirace"
     assert built.work_dir == work and output.is_file()
     for s in case.sources:
@@ -253,12 +287,12 @@ def test_run_passes_arguments_and_the_exit_status() -> None:
     assert _hirace("run", "--cpu", str(devquery)).returncode == 3
 
 
-def test_run_with_exitcode_exits_one_on_races() -> None:
+def test_run_exits_one_on_races() -> None:
     reduce = PROGRAMS / "reduce" / "reduce.cu"
-    run = _hirace("run", "--cpu", str(reduce), HIRACE_EXITCODE="1")
+    run = _hirace("run", "--cpu", str(reduce))
     assert run.returncode == 1, run.stderr
     assert "Race (read-write) on shared memory" in run.stderr
-    fixed = _hirace("run", "--cpu", str(reduce), "-D", "FIXED", HIRACE_EXITCODE="1")
+    fixed = _hirace("run", "--cpu", str(reduce), "-D", "FIXED")
     assert fixed.returncode == 0, fixed.stderr
 
 

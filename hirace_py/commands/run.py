@@ -1,16 +1,27 @@
-"""`hirace run`: build a CUDA program (cached) and run it: `hirace run app.cu -- ARGS`."""
+"""`hirace run`: build a CUDA program (cached), run it, and render its race report.
+
+`hirace run app.cu [options] -- ARGS`: the program runs with this process's
+stdin, stdout and stderr; it writes its raw records to a dump at exit
+(HIRACE_DUMP), which is rendered like `hirace report DUMP` does, to stderr
+(or -o FILE). Exit status: the program's own when it is not 0, else 1 when it
+raced, else 0.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from hirace_py import dump
 from hirace_py.commands.build import add_program_options, options_from, print_warnings
-from hirace_py.errors import HiraceError
-from hirace_py.program import build, cached_build, gpu_usable
+from hirace_py.commands.common import Output
+from hirace_py.errors import ExitCode, HiraceError
+from hirace_py.program import Built, build, cached_build, gpu_usable
+from hirace_py.report import FORMATS
 
 
 class _TailParser(argparse.ArgumentParser):
@@ -28,6 +39,10 @@ def _add_options(p: argparse.ArgumentParser) -> None:
                        help="build with nvcc and run on the GPU")  # fmt: skip
     p.add_argument("--no-cache", dest="cache", action="store_false",
                    help="build afresh into a temporary directory")  # fmt: skip
+    p.add_argument("--format", choices=sorted(FORMATS), default="text",
+                   help="race report format (default: text)")  # fmt: skip
+    p.add_argument("-o", "--output", type=Path,
+                   help="write the race report here (default: stderr)")  # fmt: skip
     add_program_options(p)
 
 
@@ -35,10 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run",
         help="build a CUDA program with race checking and run it",
-        description="Instrument and build a CUDA program (cached by content), run it with "
-        "ARGS, and exit with its exit status. The race report is printed when it exits "
-        "(HIRACE_REPORT=path writes JSON too; HIRACE_EXITCODE=1 exits 1 on races). Runs on "
-        "the GPU when nvcc and a GPU are present, else on the CPU backend.",
+        description="Instrument and build a CUDA program (cached by content) and run it with "
+        "ARGS. Its race report is rendered when it exits, to stderr or -o FILE. Exit status: "
+        "the program's own when not 0, else 1 when it raced, else 0. Runs on the GPU when "
+        "nvcc and a GPU are present, else on the CPU backend.",
         usage="hirace run SRC.cu [SRC2.cu ...] [options] [-- ARGS ...]",
     )
     _add_options(p)
@@ -67,31 +82,54 @@ def _split(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     sources, program_args = _split(args)
+    output = Output(args.output) if args.output is not None else None
     if args.where is None:
         usable, why = gpu_usable()
         args.where = "gpu" if usable else "cpu"
         print(f"hirace: running on the {'GPU' if usable else 'CPU backend'} ({why})",
               file=sys.stderr)  # fmt: skip
-    output = Path(sources[0].stem or "program")
-    options = options_from(args, sources, output, cpu=args.where == "cpu")
-    if args.cache:
-        built = cached_build(options)
-        print_warnings(built.warnings, ", ".join(map(str, sources)))
-        return _execute(built.executable, program_args)
+    name = Path(sources[0].stem or "program")
+    options = options_from(args, sources, name, cpu=args.where == "cpu")
     with tempfile.TemporaryDirectory(prefix="hirace-run-") as scratch:
         directory = Path(scratch)
-        built = build(options.__class__(**{**options.__dict__, "output": directory / output}))
+        if args.cache:
+            built = cached_build(options)
+        else:
+            built = build(options.__class__(**{**options.__dict__, "output": directory / name}))
         print_warnings(built.warnings, ", ".join(map(str, sources)))
-        return _execute(built.executable, program_args)
+        return _run_and_report(built, program_args, directory / "dump.json", args, output)
 
 
-def _execute(executable: Path, program_args: list[str]) -> int:
-    """Runs the program with this process's stdin, stdout and stderr; its exit status
-    (128 + n when a signal n ended it, as a shell reports it)."""
+def _run_and_report(built: Built, program_args: list[str], dump_path: Path,
+                    args: argparse.Namespace, output: Output | None) -> int:  # fmt: skip
+    status = _execute(built.executable, program_args, dump_path if args.instrument else None)
+    if not args.instrument:
+        return status
+    if not dump_path.is_file():
+        # Killed by a signal or by _exit: its exit handlers, which write the dump, never ran.
+        print(f"hirace: {built.executable.name} ended with status {status} before writing "
+              "its race records: no report", file=sys.stderr)  # fmt: skip
+        return status if status != 0 else ExitCode.TOOL_FAILURE
+    report = dump.load(dump_path)
+    text = FORMATS[args.format](report)
+    if output is None:
+        sys.stderr.write(text)
+    else:
+        output.write(text)
+    return status if status != 0 else report.exit_status
+
+
+def _execute(executable: Path, program_args: list[str], dump_path: Path | None) -> int:
+    """Runs the program with this process's stdin, stdout and stderr (and HIRACE_DUMP
+    set to `dump_path`); its exit status (128 + n when a signal n ended it, as a shell
+    reports it)."""
     sys.stdout.flush()
     sys.stderr.flush()
+    env = dict(os.environ)
+    if dump_path is not None:
+        env["HIRACE_DUMP"] = str(dump_path)
     try:
-        proc = subprocess.run([str(executable), *program_args], check=False)
+        proc = subprocess.run([str(executable), *program_args], check=False, env=env)
     except OSError as exc:
         raise HiraceError(f"{executable}: cannot run: {exc.strerror}") from None
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode

@@ -235,14 +235,16 @@ class Planner:
         src = self.file(c).source
         return src[c.extent.start.offset : c.extent.end.offset].decode(errors="replace")
 
-    def warn(self, c: ci.Cursor, code: str, message: str) -> None:
+    def warn(self, c: ci.Cursor, code: str, message: str, subject: str = "") -> None:
         f = self.file(c)
         key = (f.name, c.extent.start.offset, code)
         if key in self._warned:
             return
         self._warned.add(key)
         loc = c.location
-        self.tables.warnings.append(Warning(f.display, loc.line, loc.column, code, message))
+        self.tables.warnings.append(
+            Warning(f.display, loc.line, loc.column, code, message, subject)
+        )
 
     def _number(self, f: SourceFile, kind: str) -> int:
         n = self._counts.get((f.name, kind), 0)

@@ -113,7 +113,7 @@ def instrument(
         return Instrumented(text, planner.tables, filename, headers=headers)
     head = (f'#define HIRACE_PROGRAM 1\n#include "{HEADER_NAME}"\n{bases}'
             "static hirace::host::Unit& hirace_unit();\n")  # fmt: skip
-    tail = unit_tables(planner.tables, display, host.device_symbols())
+    tail = unit_tables(planner.tables, display, host.device_symbols(), config)
     text = f'{head}#line 1 "{display}"\n{body}\n#line 1 "hirace-generated"{tail}'
     return Instrumented(text, planner.tables, filename, program=True, headers=headers)
 

@@ -30,6 +30,7 @@ import json
 
 import clang.cindex as ci
 
+from hirace_py.config import Config
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import PRELUDE, K, Planner, _attrs, _children, _strip, gran_log2
 from hirace_py.instrument.model import Tables
@@ -276,6 +277,7 @@ class HostPlanner:
                 "launch",
                 f"kernel '{name}' is not defined in this file: it is "
                 "checked only if its own file is instrumented too",
+                subject=name,
             )
 
     def device_symbols(self) -> list[tuple[str, int]]:
@@ -283,8 +285,14 @@ class HostPlanner:
         return [(v.name, v.gran_log2) for v in self.p.tables.variables if v.kind == "device"]
 
 
-def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]]) -> str:
-    """C++ appended to a program unit: its tables and its registration with the host runtime."""
+def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]],
+                config: Config) -> str:  # fmt: skip
+    """C++ appended to a program unit: its tables, the hirace.toml settings the host
+    runtime applies at run time, and its registration with the host runtime."""
+    lo, hi = config.blocks or (0, 0)
+    settings = (f"{config.report_capacity}u, {config.clock_bits or 0}u, "
+                f"{'true' if config.sites else 'false'}, "
+                f"{'true' if config.blocks else 'false'}, {lo}ull, {hi}ull")  # fmt: skip
     sites = (
         ",\n".join(
             f"  {{{_c_string(s.file)}, {s.line}u, {s.column}u, {ACTIONS[s.action]}u, "
@@ -294,6 +302,14 @@ def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]]) ->
         or '  {"", 0u, 0u, 0u, "", ""}'
     )
     names = ", ".join(_c_string(v.name) for v in tables.variables) or '""'
+    warnings = (
+        ",\n".join(
+            f"  {{{_c_string(w.file)}, {w.line}u, {w.column}u, {_c_string(w.code)}, "
+            f"{_c_string(w.message)}, {_c_string(w.subject)}}}"
+            for w in tables.warnings
+        )
+        or '  {"", 0u, 0u, "", "", ""}'
+    )
     kernels = (
         ",\n".join(f"  {{{_c_string(k.name)}, {k.shared_units}u}}" for k in tables.kernels)
         or '  {"", 0u}'
@@ -312,6 +328,9 @@ static const hirace::host::Site hirace_sites[] = {{
 {sites}
 }};
 static const char* const hirace_variables[] = {{{names}}};
+static const hirace::host::Warning hirace_warnings[] = {{
+{warnings}
+}};
 static const hirace::host::KernelInfo hirace_kernels[] = {{
 {kernels}
 }};
@@ -319,9 +338,11 @@ static hirace::host::Unit& hirace_unit() {{
   static hirace::host::Unit unit{{
       {_c_string(display)}, hirace_sites, {len(tables.sites)}u, hirace_variables,
       {len(tables.variables)}u, hirace_kernels, {len(tables.kernels)}u,
+      hirace_warnings, {len(tables.warnings)}u,
       {tables.dynamic_shared_offset}u, {tables.dynamic_shared_gran_log2}u,
       hirace_register_symbols, hirace_write_state, false}};
   return unit;
 }}
-static const bool hirace_registered = hirace::host::register_unit(&hirace_unit());
+static const hirace::host::Config hirace_config{{{settings}}};
+static const bool hirace_registered = hirace::host::register_unit(&hirace_unit(), hirace_config);
 """

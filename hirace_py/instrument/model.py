@@ -82,6 +82,9 @@ class Warning:
     column: int
     code: str
     message: str
+    subject: str = ""
+    """What the warning is about, by name, where that matters to a reader: the
+    kernel of a `launch` warning (programs drop it when another unit defines it)."""
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: warning [{self.code}]: {self.message}"

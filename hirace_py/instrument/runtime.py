@@ -48,7 +48,10 @@ def render_header() -> str:
 
 @functools.cache
 def render_host_header() -> str:
-    """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow."""
+    """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow
+    and the dump format hirace_py.dump reads."""
+    from hirace_py import dump
+
     return (
         environment()
         .get_template(HOST_HEADER_NAME + ".j2")
@@ -63,6 +66,11 @@ def render_host_header() -> str:
             fields=shadow.FIELD_ORDER[1:],
             counter_names=[name for name, _, _ in state.COUNTER_FIELDS],
             bounds_cap=state.BOUNDS_CAP,
+            record_names=[name for name, _, _ in state.RECORD_FIELDS],
+            bounds_names=[name for name, _, _ in state.BOUNDS_FIELDS],
+            allocation_bit=f"{state.ALLOCATION_BIT:#x}u",
+            dump_format=dump.FORMAT,
+            dump_version=dump.VERSION,
         )
     )
 

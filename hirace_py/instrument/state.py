@@ -24,6 +24,9 @@ that allocation. The CPU backend keeps a guard page of this size after and
 before every allocation, so there nothing else can be mapped."""
 BOUNDS_CAP = 256
 """Out-of-bounds records a launch keeps (every access is counted)."""
+ALLOCATION_BIT = 1 << 31
+"""Set in a whole program's region variable id: the id names an allocation (by
+registration order), not a variable of the unit's table."""
 
 U64, U32 = "unsigned long long", "unsigned int"
 _CTYPES = {U64: ctypes.c_uint64, U32: ctypes.c_uint32}
@@ -90,8 +93,11 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("counters", U64, "device address of the Counters"),
     ("log", U64, "device address of the replay LogRecord buffer; 0 when not replaying"),
     ("log_cap", U64, "LogRecords the buffer holds"),
-    ("bounds", U64, "device address of the BoundsRecord table; 0: out-of-bounds accesses "
-     "are not recorded"),
+    (
+        "bounds",
+        U64,
+        "device address of the BoundsRecord table; 0: out-of-bounds accesses are not recorded",
+    ),
     ("bounds_cap", U64, "BoundsRecords the table holds"),
     ("block_lo", U64, "first monitored block (linear)"),
     ("block_hi", U64, "one past the last monitored block"),
@@ -106,8 +112,12 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("wc_field", U64, "the wc field's mask before shifting"),
     ("site_field", U64, "the site field's mask before shifting (0 without site bits)"),
     ("enabled", U32, "0 disables all tracking"),
-    ("bounds_continue", U32, "1: recorded out-of-bounds accesses are not performed (reads "
-     "give 0); 0: they are performed, as in the original program"),
+    (
+        "bounds_continue",
+        U32,
+        "1: recorded out-of-bounds accesses are not performed (reads "
+        "give 0); 0: they are performed, as in the original program",
+    ),
     ("n_regions", U32, "regions in use"),
     ("report_cap", U32, "slots in the RaceRecord table (a power of two)"),
     ("dyn_gran_log2", U32, "log2 shadow unit of dynamic shared memory"),

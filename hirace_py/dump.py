@@ -1,0 +1,145 @@
+"""The dump a whole program writes at exit, read back into a `Report`.
+
+An instrumented program (templates/hirace_host.h.j2) interprets nothing: at
+exit it writes, to `$HIRACE_DUMP`, the site and variable tables of its units,
+the names of the allocations it monitored, and every instrumented launch with
+the raw race records and counters the device left (fields as in
+hirace_py.instrument.state). `load` turns that into the same `Report` a
+single-kernel check produces, through hirace_py.interpret; `hirace report
+DUMP` renders it, from a program run anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hirace_py.config import Config
+from hirace_py.errors import InputError
+from hirace_py.instrument.model import Site
+from hirace_py.instrument.model import Warning as InstrumentWarning
+from hirace_py.instrument.state import ALLOCATION_BIT
+from hirace_py.interpret import (
+    SourceLines,
+    bounds,
+    decode_record,
+    not_tracked,
+    notices,
+    races,
+)
+from hirace_py.report import LaunchReport, Notice, Report
+from hirace_py.shadow import ShadowLayout, ShadowLimitError
+
+FORMAT = "hirace-dump"
+VERSION = 1
+ACTIONS = ("R", "W", "BA", "GA")
+"""Site actions by the number the unit tables give them."""
+Unit = tuple[list[Site], list[str]]
+"""A program unit's sites and variable names."""
+
+
+def _units(doc: dict[str, Any]) -> list[Unit]:
+    units = []
+    for u in doc["units"]:
+        sites = [Site(i, file, line, column, ACTIONS[action], function, expr)
+                 for i, (file, line, column, action, expr, function)
+                 in enumerate(u["sites"])]  # fmt: skip
+        units.append((sites, list(u["variables"])))
+    return units
+
+
+def _config(doc: dict[str, Any]) -> Config:
+    c = doc["config"]
+    blocks = tuple(c["blocks"]) if c["blocks"] is not None else None
+    return Config(report_capacity=c["report_capacity"], clock_bits=c["clock_bits"] or None,
+                  sites=c["sites"], blocks=blocks, pairs="last")  # fmt: skip
+
+
+def _launch(raw: dict[str, Any], units: list[Unit], allocations: list[tuple[str, int]],
+            config: Config, doc: dict[str, Any], lines: SourceLines) -> LaunchReport:  # fmt: skip
+    sites, variables = units[raw["unit"]]
+    g, b = tuple(raw["grid"]), tuple(raw["block"])
+    launch = LaunchReport(raw["kernel"], g, b, raw["shared_bytes"], doc["backend"], None)  # type: ignore[arg-type]
+    if not raw["tracked"]:
+        try:
+            ShadowLayout.for_launch(b[0] * b[1] * b[2], g[0] * g[1] * g[2], max(len(sites), 1),
+                                    config.clock_bits)  # fmt: skip
+            why = "no device memory for its shadow"
+        except ShadowLimitError as exc:
+            why = str(exc)
+        launch.notices.append(not_tracked(why))
+        return launch
+
+    def variable(var: int) -> tuple[str, str, int]:
+        if var & ALLOCATION_BIT:
+            name, size = allocations[var & ~ALLOCATION_BIT]
+            return "global", name, size
+        return "shared", variables[var] if var < len(variables) else "?", 0
+
+    layout = raw["layout"]
+    single_site = len(sites) == 1
+    raws = [decode_record(r, single_site) for r in raw["records"]]
+    launch.races = races(raws, sites, lambda v: variable(v)[:2], raw["kernel"], g, b, lines)  # type: ignore[arg-type]
+    launch.bounds = bounds(
+        raw["bounds"],
+        raw["counters"]["out_of_bounds"],
+        sites,
+        variable,
+        raw["kernel"],
+        g,
+        b,
+        lines,
+        not doc["bounds_continue"],
+    )  # type: ignore[arg-type]
+    launch.counters = dict(raw["counters"])
+    launch.notices = notices(launch.counters, (1 << layout["bc_bits"]) - 1,
+                             (1 << layout["wc_bits"]) - 1, layout["site_bits"], len(sites),
+                             config.sites)  # fmt: skip
+    launch.shadow_bytes = raw["shadow_bytes"]
+    return launch
+
+
+def load(path: Path, lines: SourceLines | None = None) -> Report:
+    """The report of the program run that wrote the dump at `path`; InputError
+    naming the file if it is not a dump this hirace reads."""
+    try:
+        doc = json.loads(path.read_text())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a hirace dump (not JSON: {exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise InputError(f'{path}: not a hirace dump (no "format": "{FORMAT}")')
+    if doc.get("version") != VERSION:
+        raise InputError(f"{path}: dump format version {doc.get('version')!r}; this hirace "
+                         f"reads version {VERSION}")  # fmt: skip
+    try:
+        return _report(doc, lines or SourceLines())
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise InputError(f"{path}: a damaged hirace dump ({type(exc).__name__}: {exc})") from None
+
+
+def _report(doc: dict[str, Any], lines: SourceLines) -> Report:
+    units = _units(doc)
+    config = _config(doc)
+    files = ", ".join(dict.fromkeys(u["file"] for u in doc["units"]))
+    kernels = {k for u in doc["units"] for k in u["kernels"]}
+    warnings = [InstrumentWarning(*w) for u in doc["units"] for w in u["warnings"]]
+    # A launch of a kernel another unit defines is checked there (as `hirace build` says).
+    warnings = [w for w in warnings if not (w.code == "launch" and w.subject in kernels)]
+    report = Report(files, warnings=warnings, pairs="last")
+    for raw in doc["launches"]:
+        allocations = [(name, size) for name, size in doc["allocations"]]
+        report.launches.append(_launch(raw, units, allocations, config, doc, lines))
+    if n := doc["uninstrumented_launches"]:
+        report.notices.append(Notice(
+            "uninstrumented-kernel",
+            f"{n} launch(es) of kernels defined in files that were not instrumented", n,
+        ))  # fmt: skip
+    if n := doc["unregistered"]:
+        report.notices.append(Notice(
+            "unregistered",
+            f"{n} allocation(s) not monitored (too many, or no memory for their shadow)", n,
+        ))  # fmt: skip
+    return report
