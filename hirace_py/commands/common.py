@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Iterator
@@ -52,29 +53,36 @@ def read_source(path: Path) -> str:
 
 
 class Output:
-    """Where a report goes: a file opened before the run (so an unwritable path is
-    an error before any work), or stdout."""
+    """Where a report goes: stdout, or a file checked to be writable before the run
+    (so an unwritable path is an error before any work) and written at the end
+    (so a run that fails leaves no file behind)."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._file = None
-        if path is not None:
-            try:
-                self._file = path.open("w")
-            except OSError as exc:
-                raise InputError(f"{path}: cannot write: {exc.strerror}") from None
+        if path is None:
+            return
+        if path.is_dir():
+            raise InputError(f"{path}: cannot write: {os.strerror(errno.EISDIR)}")
+        parent = path.parent if str(path.parent) else Path(".")
+        if not parent.is_dir():
+            raise InputError(f"{path}: cannot write: {os.strerror(errno.ENOENT)}")
+        target = path if path.exists() else parent
+        if not os.access(target, os.W_OK):
+            raise InputError(f"{path}: cannot write: {os.strerror(errno.EACCES)}")
 
     @property
     def to_stdout(self) -> bool:
-        return self._file is None
+        return self.path is None
 
     def write(self, text: str) -> None:
-        if self._file is None:
+        if self.path is None:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        with self._file:
-            self._file.write(text)
+        try:
+            self.path.write_text(text)
+        except OSError as exc:
+            raise InputError(f"{self.path}: cannot write: {exc.strerror}") from None
 
 
 @contextlib.contextmanager
