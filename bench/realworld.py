@@ -318,13 +318,10 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
                     notices[n["code"]] = notices.get(n["code"], 0) + n["count"]
                 entry["uninstrumented_launches"] = notices.get("uninstrumented-kernel", 0)
                 entry["notices"] = notices
-                entry["race_sites"] = sorted(
-                    {
-                        f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
-                        f"/{r['second']['site']['line']}"
-                        for r in races
-                    }
-                )[:10]
+                entry["race_sites"] = sorted({
+                    f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
+                    f"/{r['second']['site']['line']}" for r in races
+                })[:10]  # fmt: skip
         entry["built"] = "inst_build_error" not in entry and "orig_build_error" not in entry
         entry["ran"] = entry["built"] and runs["inst"][0] == runs["orig"][0] != 124
         entry["equal"] = entry["ran"] and (
