@@ -149,10 +149,9 @@ def test_a_dump_keeps_the_instrumentation_warnings(tmp_path: Path) -> None:
 
 
 def test_sarif_is_valid_and_links_both_accesses(tmp_path: Path) -> None:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "racy.cu").write_text(KERNEL)
+    (tmp_path / "racy.cu").write_text(KERNEL)
     (tmp_path / "spec.toml").write_text(SPEC)
-    argv = ["check", "src/racy.cu", "--launch", "spec.toml", "--backend", "cpu", "--format",
+    argv = ["check", "racy.cu", "--launch", "spec.toml", "--backend", "cpu", "--format",
             "sarif", "-o", "r.sarif"]  # fmt: skip
     assert cli(argv, tmp_path) == ExitCode.FINDINGS
     doc = json.loads((tmp_path / "r.sarif").read_text())
@@ -166,7 +165,7 @@ def test_sarif_is_valid_and_links_both_accesses(tmp_path: Path) -> None:
         [earlier] = result["relatedLocations"]
         for loc in (here, earlier):
             artifact = loc["physicalLocation"]["artifactLocation"]
-            assert artifact == {"uri": "src/racy.cu", "uriBaseId": "SRCROOT"}
+            assert artifact == {"uri": "racy.cu", "uriBaseId": "SRCROOT"}
             assert loc["logicalLocations"] == [{"name": "shift", "kind": "function"}]
         lines = (earlier["physicalLocation"]["region"]["startLine"],
                  here["physicalLocation"]["region"]["startLine"])  # fmt: skip
