@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything hirace needs on a fresh Debian/Ubuntu machine: the system
-# packages (g++, rumur for the Murphi model, graphviz for diagrams), a virtual
+# packages (g++, rumur for the Murphi model, graphviz for diagrams, valgrind for
+# instruction counts in bench/overhead.py), a virtual
 # environment in .venv, and the package with its test and benchmark extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ need=()
 command -v g++ >/dev/null || need+=(g++)
 command -v rumur >/dev/null || need+=(rumur)
 command -v dot >/dev/null || need+=(graphviz)
+command -v valgrind >/dev/null || need+=(valgrind)  # bench/overhead.py counts instructions
 if ((${#need[@]})); then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
