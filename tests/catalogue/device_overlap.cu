@@ -1,6 +1,6 @@
 // Programs that test cudaDeviceProp::deviceOverlap before using streams
 // (CUDA 13 dropped the field for asyncEngineCount; hirace's API is CUDA 12's).
-// expect: overlap 3
+// expect: overlap 3 1
 #include <cstdio>
 
 __global__ void three(int* v) { *v = 3; }
@@ -23,6 +23,8 @@ int main() {
   cudaMallocManaged(&v, sizeof(int));
   three<<<1, 1, 0, s>>>(v);
   cudaStreamSynchronize(s);
-  std::printf("overlap %d\n", *v);
+  int gpu_overlap = 0;
+  cudaDeviceGetAttribute(&gpu_overlap, cudaDevAttrGpuOverlap, 0);
+  std::printf("overlap %d %d\n", *v, gpu_overlap);
   return 0;
 }
