@@ -13,15 +13,21 @@ import importlib
 import sys
 
 import hirace_py
+from hirace_py.commands.common import HelpFormatter
 from hirace_py.errors import ExitCode, HiraceError
 
 # Sub-command modules under hirace_py.commands; each defines register(subparsers).
 COMMANDS = [
-    "fsm", "instrument", "include-dir", "check", "graph", "build", "run", "report", "verify",
+    "fsm", "instrument", "include-dir", "check", "spec", "graph", "build", "run", "report",
+    "verify",
 ]  # fmt: skip
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> None:  # type: ignore[override]
         """Usage errors are one line and exit 2, like every other input error."""
         self.exit(ExitCode.USAGE, f"hirace: error: {message}\n")

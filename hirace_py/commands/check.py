@@ -1,40 +1,47 @@
 """`hirace check`: run kernels under the race checker and report.
 
 hirace check kernel.cu --launch spec.toml   # the launches of a spec
+hirace check kernel.cu --kernel K --grid G --block B [--arg n=1024] [--seeds N]
+                                           # one kernel, arguments generated (no spec)
 hirace check kernels/                      # a litmus suite (manifest.toml)
 hirace check SUITE_DIR --inputs G.egr...   # an Indigo-generated suite (indigo/README.md)
 
 For a suite, --threads (default 256) and --blocks (default 1024) are the
 launch configuration, --jobs runs codes in parallel processes, --db keeps the
 results in SQLite (a rerun resumes), --progress shows a progress bar also when
-stderr is not a terminal. Exit status: 0 when every code matches its labels,
-1 with a miss, a false alarm or an error row, 2 on bad input.
+stderr is not a terminal. Exit status: 0 clean (no race, every case as
+expected), 1 races or findings, 2 usage or input error, 3 tool failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hirace_py import litmus
+from hirace_py import generate, litmus
 from hirace_py.backends.select import BACKENDS
 from hirace_py.commands.common import (
+    HelpFormatter,
     Output,
     add_compile_options,
     config,
     defines,
+    dims,
     program_output_to_stderr,
     read_source,
 )
 from hirace_py.errors import ExitCode, HiraceError, UnknownKernel, UsageError
+from hirace_py.launchspec import LaunchSpec
 from hirace_py.launchspec import load as load_spec
 from hirace_py.report import FORMATS
 from hirace_py.values import ENGINES
 
 if TYPE_CHECKING:
     from hirace_py.indigo.runner import Request
+    from hirace_py.instrument.model import Tables
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,27 +49,42 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check",
         help="check kernels (or a litmus suite) for data races",
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("target", type=Path, help="a .cu file, a directory with manifest.toml, "
                    "or an Indigo suite directory (with --inputs)")  # fmt: skip
-    p.add_argument("--launch", type=Path, help="launch spec (TOML) for a .cu file")
-    p.add_argument("--backend", choices=BACKENDS, default="auto")
+    p.add_argument("--launch", type=Path, metavar="SPEC.toml",
+                   help="the launches to check, for a .cu file (docs/launch-spec.md)")  # fmt: skip
+    p.add_argument("--backend", choices=BACKENDS, default="auto",
+                   help="where kernels run: auto is CuPy with a usable GPU, else cpu")  # fmt: skip
     p.add_argument("--engine", choices=ENGINES, default="fsm",
                    help="fsm: shadow-word FSM (default); values: LD-style value-based checking "
                    "on the CPU backend; both: run both, report disagreements (docs/engines.md)")
     p.add_argument("--deterministic", action="store_true",
                    help="results are the values engine's union copies: the same for every "
                    "schedule (needs --engine values or both)")
-    p.add_argument("--format", choices=sorted(FORMATS), default="text")
+    p.add_argument("--format", choices=sorted(FORMATS), default="text",
+                   help="report format; suites write text or json")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="time limit of each launch on the CPU backend (default: "
+                   "$HIRACE_TIMEOUT, else 60)")  # fmt: skip
     add_compile_options(p)
+    k = p.add_argument_group("a kernel file without a spec")
+    k.add_argument("--kernel", metavar="NAME", help="check this kernel with generated arguments")
+    k.add_argument("--grid", type=dims, metavar="X[,Y[,Z]]", help="its grid (default: 1)")
+    k.add_argument("--block", type=dims, metavar="X[,Y[,Z]]", help="its block (default: 32)")
+    k.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                   help="a scalar argument (default: integers the grid's thread count, "
+                   "reals 1.0; arrays are generated)")  # fmt: skip
+    k.add_argument("--seeds", type=int, metavar="N",
+                   help="launches with other random inputs and schedules (default: 1)")  # fmt: skip
     g = p.add_argument_group("Indigo suites (with --inputs)")
     g.add_argument("--inputs", type=Path, nargs="+", metavar="GRAPH.egr",
                    help="check TARGET as an Indigo suite on these ECL graphs")  # fmt: skip
-    g.add_argument("--threads", type=int, help=f"threads per block (default {THREADS})")
-    g.add_argument("--blocks", type=int, help=f"number of blocks (default {BLOCKS})")
-    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default 1)")
+    g.add_argument("--threads", type=int, help=f"threads per block (default: {THREADS})")
+    g.add_argument("--blocks", type=int, help=f"number of blocks (default: {BLOCKS})")
+    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default: 1)")
     g.add_argument("--db", type=Path, metavar="FILE.sqlite",
                    help="store results here as they finish; rerunning resumes")  # fmt: skip
     g.add_argument("--progress", action="store_true",
@@ -73,6 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 THREADS = 256
 BLOCKS = 1024
 SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress")
+NO_SPEC = ("kernel", "grid", "block", "arg", "seeds")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,9 +116,37 @@ def run(args: argparse.Namespace) -> int:
         return run_suite(args)
     if not target.is_file():
         raise HiraceError(f"{target}: no such file or directory")
-    if args.launch is None:
-        raise HiraceError(f"{target}: --launch SPEC.toml is required to check a kernel file")
+    if args.timeout is not None:
+        if not args.timeout > 0:
+            raise UsageError(f"--timeout {args.timeout:g}: must be a positive number of seconds")
+        # The CPU backend's (and the values engine's) time limit of every launch.
+        os.environ["HIRACE_TIMEOUT"] = f"{args.timeout:g}"
     return run_kernel(args)
+
+
+def _check_launch_options(args: argparse.Namespace) -> None:
+    """Either a spec or --kernel with its launch; UsageError otherwise."""
+    given = [f"--{n}" for n in NO_SPEC if getattr(args, n) not in (None, [])]
+    if args.launch is not None and given:
+        raise UsageError(f"{', '.join(given)}: give either --launch SPEC.toml or "
+                         "--kernel NAME with its launch, not both")  # fmt: skip
+    if args.launch is None and args.kernel is None:
+        raise UsageError(f"{args.target}: give --launch SPEC.toml, or --kernel NAME "
+                         "(with --grid, --block, --arg) to check one kernel without a spec "
+                         f"(`hirace spec {args.target}` writes a starting spec)")  # fmt: skip
+    if args.seeds is not None and args.seeds < 1:
+        raise UsageError(f"--seeds {args.seeds}: must be at least 1")
+
+
+def _specs(args: argparse.Namespace, tables: Tables) -> tuple[list[LaunchSpec], str]:
+    """The launches to run, and what names them in errors (the spec file, or --kernel)."""
+    if args.launch is not None:
+        return load_spec(args.launch), str(args.launch)
+    seeds = 1 if args.seeds is None else args.seeds
+    kernel = tables.kernel(args.kernel)
+    grid, block = args.grid or (1, 1, 1), args.block or (32, 1, 1)
+    launches = generate.launches(kernel, grid, block, generate.parse_args(args.arg), seeds)
+    return launches, f"--kernel {args.kernel}"
 
 
 def run_kernel(args: argparse.Namespace) -> int:
@@ -105,17 +156,20 @@ def run_kernel(args: argparse.Namespace) -> int:
     from hirace_py.arguments import check_arguments
     from hirace_py.values.engines import make_checker
 
-    specs = load_spec(args.launch)
+    _check_launch_options(args)
+    if args.launch is not None:
+        load_spec(args.launch)  # a bad spec is reported before anything is compiled
     output = Output(args.output)
     failure: HiraceError | None = None
     with program_output_to_stderr(output.to_stdout):
         checker = make_checker(args.engine, read_source(args.target), str(args.target),
                                config(args), args.backend, args.include_dirs,
                                args.deterministic, defines(args))  # fmt: skip
+        specs, source = _specs(args, checker.tables)
         print(f"hirace: {checker.backend_note}", file=sys.stderr)
         launches = []
         for i, spec in enumerate(specs):
-            where = f"{args.launch}: launch[{i}]"
+            where = f"{source}: launch[{i}]"
             try:
                 kernel = checker.tables.kernel(spec.kernel)
             except UnknownKernel as exc:

@@ -14,6 +14,31 @@ from hirace_py.config import Config, load
 from hirace_py.errors import HiraceError, InputError
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; each option's help ends with its default, when it
+    has one worth saying and the help does not say it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
+                or not action.option_strings):  # fmt: skip
+            return text
+        return f"{text} (default: {default})"
+
+
+def dims(text: str) -> tuple[int, int, int]:
+    """A grid or block given as X, X,Y or X,Y,Z (positive integers)."""
+    try:
+        items = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected X[,Y[,Z]] (integers)") from None
+    if not 1 <= len(items) <= 3 or min(items) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected 1 to 3 positive integers")
+    padded = [*items, 1, 1][:3]
+    return padded[0], padded[1], padded[2]
+
+
 def add_compile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                    help="add DIR to the include path (as nvcc -I)")  # fmt: skip

@@ -1,0 +1,145 @@
+"""Launches generated from a kernel's parameters: checking without a spec, and
+starting specs (`hirace spec`).
+
+A kernel's pointers to scalar types get arrays of that type, sized from the
+launch: `ARRAY_FACTOR` elements per thread of the grid, plus the largest
+integer scalar argument (kernels index `a[i]`, `a[i + 1]`, `a[n + i]`...),
+filled with random values from the launch's seed. Integer scalars are the
+grid's thread count unless given (`--arg n=1024`), floating ones 1.0, bools
+true. Parameters whose type the tables cannot size (structs, pointers to
+pointers, templates) need a value from the user: `GenerateError` names them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hirace_py.arguments import base_type, scalar_dtype
+from hirace_py.errors import UsageError
+from hirace_py.instrument.model import Kernel, Param
+from hirace_py.launchspec import DTYPES, Arg, ArraySpec, LaunchSpec
+
+ARRAY_FACTOR = 2
+"""Array elements per thread of the grid."""
+
+
+class GenerateError(UsageError):
+    """A parameter hirace cannot make an argument for; the message names it."""
+
+
+def parse_args(values: list[str]) -> dict[str, int | float | bool]:
+    """`--arg NAME=VALUE` options: integers, floats, true/false."""
+    out: dict[str, int | float | bool] = {}
+    for item in values:
+        name, eq, text = item.partition("=")
+        if not eq or not name.isidentifier():
+            raise UsageError(f"--arg {item}: expected NAME=VALUE (a parameter and a number)")
+        lowered = text.strip().lower()
+        if lowered in ("true", "false"):
+            out[name] = lowered == "true"
+            continue
+        try:
+            out[name] = int(text, 0)
+        except ValueError:
+            try:
+                out[name] = float(text)
+            except ValueError:
+                raise UsageError(f"--arg {item}: {text!r} is not a number or true/false") from None
+    return out
+
+
+def _dtype(p: Param) -> str | None:
+    """The launch-spec dtype of what a pointer parameter points to, if a scalar."""
+    if p.type.count("*") != 1:
+        return None
+    want = scalar_dtype(p.type)
+    if want is None:
+        return None
+    name = np.dtype(want).name
+    return "uint8" if name == "bool" else name if name in DTYPES else None
+
+
+def launch(
+    kernel: Kernel,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    given: dict[str, int | float | bool],
+    seed: int = 0,
+    schedule: str = "inorder",
+) -> LaunchSpec:
+    """A launch of `kernel` with every argument made, or taken from `given`."""
+    names = {p.name for p in kernel.params}
+    unknown = sorted(set(given) - names)
+    if unknown:
+        listing = ", ".join(sorted(names)) or "none"
+        raise GenerateError(f"--arg {', '.join(unknown)}: kernel {kernel.name} has no such "
+                            f"parameter (parameters: {listing})")  # fmt: skip
+    threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
+    scalars: dict[str, int | float | bool] = {}
+    for p in kernel.params:
+        if p.pointer:
+            if p.name in given:
+                raise GenerateError(f"--arg {p.name}: parameter {p.name} ({p.type}) is a "
+                                    "pointer; its array is generated (or give a spec)")  # fmt: skip
+            continue
+        if p.name in given:
+            scalars[p.name] = given[p.name]
+            continue
+        want = scalar_dtype(p.type)
+        if want is None:
+            raise GenerateError(f"kernel {kernel.name} parameter {p.name} ({p.type}): cannot "
+                                "make a value of this type; give a launch spec")  # fmt: skip
+        kind = np.dtype(want).kind
+        scalars[p.name] = True if kind == "b" else threads if kind in "iu" else 1.0
+    extra = max([v for v in scalars.values() if isinstance(v, int) and not isinstance(v, bool)]
+                + [0])  # fmt: skip
+    length = ARRAY_FACTOR * threads + max(extra, 0)
+    args: dict[str, Arg] = dict(scalars)
+    for p in kernel.params:
+        if not p.pointer:
+            continue
+        dtype = _dtype(p)
+        if dtype is None:
+            what = base_type(p.type) or p.type
+            raise GenerateError(f"kernel {kernel.name} parameter {p.name} ({p.type}): cannot "
+                                f"make an array of {what}; give a launch spec")  # fmt: skip
+        args[p.name] = ArraySpec(dtype, length, "random", seed)
+    return LaunchSpec(kernel.name, grid, block, args, 0, seed, schedule)
+
+
+def launches(kernel: Kernel, grid: tuple[int, int, int], block: tuple[int, int, int],
+             given: dict[str, int | float | bool], seeds: int) -> list[LaunchSpec]:  # fmt: skip
+    """`seeds` launches: seed 0 in thread order, then seeds 1.. with random schedules
+    (the CPU backend's; a GPU schedules as it does), each with fresh random inputs."""
+    return [launch(kernel, grid, block, given, s, "inorder" if s == 0 else "random")
+            for s in range(seeds)]  # fmt: skip
+
+
+def to_toml(specs: list[LaunchSpec], header: str) -> str:
+    """Launch specs as a spec file (docs/launch-spec.md), `header` as its first comment."""
+    out = [f"# {line}" if line else "#" for line in header.splitlines()]
+    for spec in specs:
+        out += ["", "[[launch]]", f'kernel = "{spec.kernel}"',
+                f"grid = {_dims(spec.grid)}", f"block = {_dims(spec.block)}"]  # fmt: skip
+        if spec.schedule != "inorder":
+            out += [f"seed = {spec.seed}", f'schedule = "{spec.schedule}"']
+        out.append("[launch.args]")
+        for name, value in spec.args.items():
+            out.append(f"{name} = {_value(value)}")
+    return "\n".join(out) + "\n"
+
+
+def _dims(dims: tuple[int, ...]) -> str:
+    trimmed = list(dims)
+    while len(trimmed) > 1 and trimmed[-1] == 1:
+        trimmed.pop()
+    return str(trimmed[0]) if len(trimmed) == 1 else str(trimmed)
+
+
+def _value(value: Arg) -> str:
+    if isinstance(value, ArraySpec):
+        return (f'{{ dtype = "{value.dtype}", length = {value.length}, init = "{value.init}", '
+                f"seed = {value.seed} }}")  # fmt: skip
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
