@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, RACE
+from hirace_py.fsm import FLAT_TRANSITIONS, RACE, Sync, flat_index
 from hirace_py.oracle import first_races
 from hirace_py.replay import relation_table, replay
-from hirace_py.trace import BSYNC, WSYNC, Grid
+from hirace_py.trace import BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid
 
 
 @dataclass(frozen=True)
@@ -33,19 +33,30 @@ class Batch:
     n_locs: int = 1
 
 
-def alphabet(grid: Grid, threads: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Single-location events: each action by each thread, and each barrier.
+def alphabet(
+    grid: Grid, threads: list[int] | None = None, extended: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Single-location events (ops, who, locs): each action by each thread, each barrier.
 
     With `threads`, only those threads access, and only their blocks and
-    warps have barriers.
+    warps have barriers. The grid barrier is always there. `extended` adds
+    what the table does not model exactly (docs/fsm.md): warp barriers of
+    every partial mask, fences of both scopes, and atomics with acquire,
+    release and both orders.
     """
     if threads is None:
         threads = list(range(grid.threads))
     blocks = sorted({int(grid.block_of()[t]) for t in threads})
     warps = sorted({int(grid.warp_of()[t]) for t in threads})
-    ops = [a for a in range(4) for _ in threads] + [BSYNC] * len(blocks) + [WSYNC] * len(warps)
-    who = [t for _ in range(4) for t in threads] + blocks + warps
-    return np.array(ops, np.int8), np.array(who, np.int32)
+    events = [(a, t, 0) for a in range(4) for t in threads]
+    events += [(BSYNC, b, 0) for b in blocks] + [(WSYNC, w, 0) for w in warps] + [(GSYNC, 0, 0)]
+    if extended:
+        masks = range(1, grid.full_mask)
+        events += [(WSYNC, w, m) for w in warps for m in masks]
+        events += [(f, t, 0) for f in (FENCE, FENCE_BLOCK) for t in threads]
+        events += [(a + 4 * o, t, 0) for o in (1, 2, 3) for a in (2, 3) for t in threads]
+    ops, who, locs = zip(*events, strict=True)
+    return np.array(ops, np.int8), np.array(who, np.int32), np.array(locs, np.int32)
 
 
 def relation_threads(grid: Grid) -> list[int]:
@@ -54,19 +65,21 @@ def relation_threads(grid: Grid) -> list[int]:
     return [grid.thread(0, 0, 0), grid.thread(0, 0, 1), grid.thread(0, 1, 0), grid.thread(1, 0, 0)]
 
 
-def exhaustive(grid: Grid, length: int, threads: list[int] | None = None) -> Iterator[Batch]:
+def exhaustive(
+    grid: Grid, length: int, threads: list[int] | None = None, extended: bool = False
+) -> Iterator[Batch]:
     """Every trace of exactly `length` events on one location, in chunks.
 
     Verdicts are checked after every prefix, so this also covers every
     shorter trace. Chunks fix the first event to bound memory. `threads`
-    restricts the alphabet as in `alphabet`.
+    and `extended` choose the alphabet as in `alphabet`.
     """
-    ops_a, who_a = alphabet(grid, threads)
+    ops_a, who_a, locs_a = alphabet(grid, threads, extended)
     rest = np.array(list(itertools.product(range(len(ops_a)), repeat=length - 1)), np.int32)
     rest = rest.reshape(-1, length - 1)
     for first in range(len(ops_a)):
         idx = np.concatenate([np.full((len(rest), 1), first, np.int32), rest], axis=1)
-        yield Batch(grid, ops_a[idx], who_a[idx], np.zeros(idx.shape, np.int32))
+        yield Batch(grid, ops_a[idx], who_a[idx], locs_a[idx])
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,8 @@ class Comparison:
     traces: int
     checked_prefixes: int
     disagreements: int
+    missed: int
+    """Prefixes where the oracle finds a race and the table does not (of `disagreements`)."""
     first_bad: int
     """Index in the batch of the first trace with a disagreement, or -1."""
     entries: np.ndarray
@@ -85,9 +100,10 @@ class Comparison:
 def oracle_verdicts(batch: Batch) -> np.ndarray:
     """(B, n) bool: after event i, has the location it accessed raced? False at barriers."""
     at, _ = first_races(batch.ops, batch.who, batch.locs, batch.grid, batch.n_locs)
-    at_loc = np.take_along_axis(at, batch.locs, axis=1)
+    access = batch.ops < BSYNC
+    at_loc = np.take_along_axis(at, np.where(access, batch.locs, 0), axis=1)
     n = batch.ops.shape[1]
-    return (at_loc >= 0) & (at_loc <= np.arange(n)[None, :]) & (batch.ops < BSYNC)
+    return (at_loc >= 0) & (at_loc <= np.arange(n)[None, :]) & access
 
 
 def compare(
@@ -105,12 +121,14 @@ def compare(
     )
     access = batch.ops < BSYNC
     bad = ((states == RACE) != verdicts) & access
+    missed = int((bad & verdicts).sum())
     per_trace = bad.any(axis=1)
     first = int(np.argmax(per_trace)) if per_trace.any() else -1
     return Comparison(
         traces=batch.ops.shape[0],
         checked_prefixes=int(access.sum()),
         disagreements=int(bad.sum()),
+        missed=missed,
         first_bad=first,
         entries=np.unique(entries[access]),
     )
@@ -126,43 +144,48 @@ def witnesses(grid: Grid, threads: list[int] | None = None, max_len: int = 10) -
     """A shortest trace for every table entry reachable on `grid`, by flat index.
 
     Breadth-first search over replay configurations: the FSM state, the last
-    accessor, and the block and warp barrier counters with the last
-    accessor's clocks (each group shifted so its minimum is 0, which keeps
-    every comparison the replay makes). Each returned batch holds one trace
-    whose last access uses the entry. Stops early once every entry is found.
+    accessor, whether a grid barrier came after the last access, and the
+    block and warp barrier counters with the last accessor's clocks (each
+    group shifted so its minimum is 0, which keeps every comparison the
+    replay makes). Each returned batch holds one trace whose last access uses
+    the entry. Stops early once every entry is found.
     """
-    ops_a, who_a = alphabet(grid, threads)
+    ops_a, who_a, locs_a = alphabet(grid, threads)
     rel_of = relation_table(grid)
     block_of, warp_of = grid.block_of(), grid.warp_of()
     n_blocks, n_warps = grid.blocks, grid.blocks * grid.warps
     table = FLAT_TRANSITIONS
-    # config: (state, last, block counters + (last_bc,), warp counters + (last_wc,))
-    start = (0, 0, (0,) * (n_blocks + 1), (0,) * (n_warps + 1))
+    # config: (state, last, block counters + (last_bc,), warp counters + (last_wc,), gsince)
+    start = (0, 0, (0,) * (n_blocks + 1), (0,) * (n_warps + 1), False)
     seen = {start}
     frontier: list[tuple[tuple, tuple[int, ...]]] = [(start, ())]
     found: dict[int, tuple[int, ...]] = {}
     for _ in range(max_len):
         nxt = []
-        for (state, last, bcs, wcs), path in frontier:
+        for (state, last, bcs, wcs, gsince), path in frontier:
             for e, (op, who) in enumerate(zip(ops_a.tolist(), who_a.tolist(), strict=True)):
                 if op == BSYNC:
                     bcs2 = list(bcs)
                     bcs2[who] += 1
-                    cfg = (state, last, _normalise(tuple(bcs2)), wcs)
+                    cfg = (state, last, _normalise(tuple(bcs2)), wcs, gsince)
                 elif op == WSYNC:
                     wcs2 = list(wcs)
                     wcs2[who] += 1
-                    cfg = (state, last, bcs, _normalise(tuple(wcs2)))
+                    cfg = (state, last, bcs, _normalise(tuple(wcs2)), gsince)
+                elif op == GSYNC:
+                    cfg = (state, last, bcs, wcs, True)
                 else:
                     tbc, twc = bcs[block_of[who]], wcs[warp_of[who]]
-                    sync = 2 if tbc > bcs[-1] else 1 if twc > wcs[-1] else 0
-                    index = ((state * 4 + op) * 3 + sync) * 4 + int(rel_of[who, last])
+                    sync = Sync.G if gsince else Sync.B if tbc > bcs[-1] else (
+                        Sync.W if twc > wcs[-1] else Sync.U)  # fmt: skip
+                    index = flat_index(state, op, sync, int(rel_of[who, last]))
                     found.setdefault(index, (*path, e))
                     cfg = (
                         int(table[index]),
                         who,
                         _normalise((*bcs[:-1], tbc)),
                         _normalise((*wcs[:-1], twc)),
+                        False,
                     )
                 if cfg not in seen:
                     seen.add(cfg)
@@ -173,5 +196,5 @@ def witnesses(grid: Grid, threads: list[int] | None = None, max_len: int = 10) -
     out = {}
     for index, path in found.items():
         idx = np.array([path], np.int32)
-        out[index] = Batch(grid, ops_a[idx], who_a[idx], np.zeros(idx.shape, np.int32))
+        out[index] = Batch(grid, ops_a[idx], who_a[idx], locs_a[idx])
     return out

@@ -27,7 +27,8 @@ epoch and whether it spans several threads. The last accessor's identity and
 clocks, kept beside the state in the shadow word, tell the next access whether
 a ``__syncthreads`` (sync B) or a ``__syncwarp`` (sync W) separates it from the
 *most recent* access, which is all the epochs need: every earlier access of the
-block precedes the most recent one.
+block precedes the most recent one. A grid barrier (sync G) orders every
+earlier access of every block, so after one the history starts over.
 
 `successor` states these rules once; `_derive` explores every summary reachable
 from INIT, and the table is what it finds. The derivation asserts that no two
@@ -56,15 +57,17 @@ class Action(IntEnum):
 class Sync(IntEnum):
     """What separates the new access from the last one, as the clocks tell.
 
-    B: the accessor has passed more ``__syncthreads`` than the last accessor
-    had; W: not B, but more ``__syncwarp``; U: neither. Clocks are compared
+    G: the accessor has passed more grid barriers (``this_grid().sync()``)
+    than the last accessor had; B: not G, but more ``__syncthreads``; W:
+    neither, but more full-warp ``__syncwarp``; U: none. Clocks are compared
     whatever the relation, so the table must ignore syncs that cannot order
-    (any sync across blocks, sync W across warps).
+    (sync B across blocks, sync W across warps).
     """
 
     U = 0
     W = 1
     B = 2
+    G = 3
 
 
 class Rel(IntEnum):
@@ -173,7 +176,9 @@ def successor(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
     """The summary after one more access: the rules the whole table is derived from."""
     if s.kind == "race":
         return RACE_SUMMARY
-    if s.kind == "init":
+    if s.kind == "init" or sync == Sync.G:
+        # A grid barrier since the most recent access orders the whole history,
+        # every block included: as if this were the first access.
         return _fresh(_CROSS_OF[action], action)
     if s.kind == "multi":
         # Another block's accesses are unordered with this one whoever makes it.
@@ -257,7 +262,7 @@ STATE_INDEX: dict[str, int] = {name: i for i, name in enumerate(STATES)}
 
 _TABLE.setflags(write=False)
 TRANSITIONS: np.ndarray = _TABLE
-"""uint8 array (states, 4 actions, 3 syncs, 4 relations) -> next state. Read-only."""
+"""uint8 array (states, 4 actions, 4 syncs, 4 relations) -> next state. Read-only."""
 
 FLAT_TRANSITIONS: np.ndarray = TRANSITIONS.ravel()
 """The table in the order device code indexes it, see `flat_index`."""

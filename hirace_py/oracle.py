@@ -3,9 +3,12 @@
 The reference the FSM is checked against, written directly from docs/semantics.md
 section 1 and sharing no reasoning with `hirace_py.fsm`:
 
-* happens-before is the transitive closure of program order and barrier
-  edges, computed with one vector clock per thread: a barrier joins the clocks
-  of its participants and then ticks each participant's own entry;
+* happens-before is the transitive closure of program order, barrier edges
+  and synchronizes-with edges, computed with one vector clock per thread: a
+  barrier joins the clocks of its participants (a block, the lanes of a
+  warp's mask, or the whole grid) and then ticks each participant's own
+  entry; a release publishes the releaser's clock on the flag location and
+  ticks it, and an acquire joins what its atomic observed (section 1.6);
 * two actions conflict when they are by different threads on one location and
   not both reads, except that two atomics of one block never conflict and two
   atomics of different blocks conflict unless both are device-scope (GA);
@@ -29,7 +32,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from hirace_py.fsm import Action
-from hirace_py.trace import BSYNC, Grid, Trace
+from hirace_py.trace import (
+    ACQUIRE,
+    BSYNC,
+    FENCE,
+    RELEASE,
+    WSYNC,
+    Grid,
+    Trace,
+    action_of,
+    order_of,
+)
 
 
 def conflicts(a: Action, b: Action, same_block: bool) -> bool:
@@ -55,12 +68,87 @@ def _conflict_table(grid: Grid) -> np.ndarray:
     return conf
 
 
-def _participants(grid: Grid) -> tuple[np.ndarray, np.ndarray]:
-    """Boolean (blocks, threads) and (warps, threads) barrier membership."""
-    block, warp = grid.block_of(), grid.warp_of()
-    by_block = block[None, :] == np.arange(grid.blocks)[:, None]
-    by_warp = warp[None, :] == np.arange(grid.blocks * grid.warps)[:, None]
-    return by_block, by_warp
+def _members(op: np.ndarray, who: np.ndarray, mask: np.ndarray, grid: Grid) -> np.ndarray:
+    """Boolean (k, threads): the participants of k barrier events."""
+    block, warp, lane = grid.block_of(), grid.warp_of(), grid.lane_of()
+    in_mask = np.where(mask[:, None] == 0, True, (mask[:, None] >> lane[None, :]) & 1 == 1)
+    return np.select(
+        [(op == BSYNC)[:, None], (op == WSYNC)[:, None]],
+        [block[None, :] == who[:, None], (warp[None, :] == who[:, None]) & in_mask],
+        default=True,
+    )
+
+
+class _Messages:
+    """Release/acquire bookkeeping of docs/semantics.md section 1.6 for a batch.
+
+    Per location, the clocks its releases published: `dev` (device-scope
+    releases, for device-scope acquirers anywhere), `legacy` (the subset made
+    by a device fence, which any device-scope atomic acquires) and `blk[b]`
+    (every release by a thread of block b, for acquirers in block b). Per
+    thread, its view at its last fence of device scope (`fdev`) and of any
+    scope (`fany`), and what its atomics observed since, for a later fence to
+    acquire (`pdev` at device scope, `pblk` at block scope).
+    """
+
+    def __init__(self, n_traces: int, n_locs: int, grid: Grid, dtype: type) -> None:
+        n = grid.threads
+        self.dev = np.zeros((n_traces, n_locs, n), dtype)
+        self.legacy = np.zeros((n_traces, n_locs, n), dtype)
+        self.blk = np.zeros((n_traces, n_locs, grid.blocks, n), dtype)
+        self.fdev = np.zeros((n_traces, n, n), dtype)
+        self.fany = np.zeros((n_traces, n, n), dtype)
+        self.pdev = np.zeros((n_traces, n, n), dtype)
+        self.pblk = np.zeros((n_traces, n, n), dtype)
+
+    def acquire(
+        self,
+        vc: np.ndarray,
+        rows: np.ndarray,
+        t: np.ndarray,
+        b: np.ndarray,
+        loc: np.ndarray,
+        action: np.ndarray,
+        order: np.ndarray,
+    ) -> None:
+        """An atomic by t observes loc: acquire now or remember for a fence."""
+        device = action == Action.GA
+        own = self.blk[rows, loc, b]
+        reach = np.where(device[:, None], np.maximum(self.dev[rows, loc], own), own)
+        gain = np.where(device[:, None], self.legacy[rows, loc], 0)
+        gain = np.where((order & ACQUIRE != 0)[:, None], np.maximum(gain, reach), gain)
+        vc[rows, t] = np.maximum(vc[rows, t], gain)
+        self.pdev[rows, t] = np.maximum(self.pdev[rows, t], reach)
+        self.pblk[rows, t] = np.maximum(self.pblk[rows, t], own)
+
+    def release(
+        self,
+        vc: np.ndarray,
+        rows: np.ndarray,
+        t: np.ndarray,
+        b: np.ndarray,
+        loc: np.ndarray,
+        action: np.ndarray,
+        order: np.ndarray,
+    ) -> None:
+        """An atomic by t on loc publishes t's fences, and t's view if it releases."""
+        device = (action == Action.GA)[:, None]
+        ordered = (order & RELEASE != 0)[:, None]
+        view = vc[rows, t]
+        fenced = np.where(device, self.fdev[rows, t], 0)
+        self.legacy[rows, loc] = np.maximum(self.legacy[rows, loc], fenced)
+        dev = np.where(device & ordered, view, fenced)
+        self.dev[rows, loc] = np.maximum(self.dev[rows, loc], dev)
+        blk = np.where(ordered, view, self.fany[rows, t])
+        self.blk[rows, loc, b] = np.maximum(self.blk[rows, loc, b], blk)
+
+    def fence(self, vc: np.ndarray, rows: np.ndarray, t: np.ndarray, device: np.ndarray) -> None:
+        """A fence by t: acquire what t's atomics observed, then mark a release point."""
+        pending = np.where(device[:, None], self.pdev[rows, t], self.pblk[rows, t])
+        vc[rows, t] = np.maximum(vc[rows, t], pending)
+        view = vc[rows, t]
+        self.fany[rows, t] = view
+        self.fdev[rows, t] = np.where(device[:, None], view, self.fdev[rows, t])
 
 
 def first_races(
@@ -76,6 +164,7 @@ def first_races(
     n_traces, n_events = ops.shape
     n_threads = grid.threads
     diag = np.arange(n_threads)
+    block_of = grid.block_of()
     dtype = np.int16 if n_events < 30000 else np.int32
     vc = np.zeros((n_traces, n_threads, n_threads), dtype)
     vc[:, diag, diag] = 1
@@ -84,12 +173,19 @@ def first_races(
     at = np.full((n_traces, n_locs), -1, np.int32)
     partner = np.full((n_traces, n_locs), -1, np.int32)
     conf = _conflict_table(grid)
-    by_block, by_warp = _participants(grid)
+    messages = None
+    if ((ops >= FENCE) | ((ops < BSYNC) & (order_of(ops) != 0))).any():
+        messages = _Messages(n_traces, n_locs, grid, dtype)
     for i in range(n_events):
         op, w = ops[:, i], who[:, i]
         acc = np.flatnonzero(op < BSYNC)
         if acc.size:
-            t, a, loc = w[acc], op[acc], locs[acc, i]
+            t, a, loc = w[acc], action_of(op[acc]), locs[acc, i]
+            order = order_of(op[acc])
+            atomic = np.flatnonzero(a >= Action.BA)
+            if messages is not None and atomic.size:
+                messages.acquire(vc, acc[atomic], t[atomic], block_of[t[atomic]], loc[atomic],
+                                 a[atomic], order[atomic])  # fmt: skip
             view = vc[acc, t]
             hit = (last[acc, loc] > view[:, None, :]) & conf[t, a]
             new = hit.reshape(acc.size, -1).any(axis=1) & (at[acc, loc] < 0)
@@ -100,19 +196,31 @@ def first_races(
                 partner[rows, rloc] = events.reshape(rows.size, -1).max(axis=1)
             last[acc, loc, a, t] = view[np.arange(acc.size), t]
             last_event[acc, loc, a, t] = i
-        bar = np.flatnonzero(op >= BSYNC)
+            if messages is not None and atomic.size:
+                rows, ta = acc[atomic], t[atomic]
+                messages.release(vc, rows, ta, block_of[ta], loc[atomic], a[atomic],
+                                 order[atomic])  # fmt: skip
+                ticks = rows[order[atomic] & RELEASE != 0]
+                vc[ticks, w[ticks], w[ticks]] += 1
+        fence = np.flatnonzero(op >= FENCE)
+        if fence.size and messages is not None:
+            t = w[fence]
+            messages.fence(vc, fence, t, op[fence] == FENCE)
+            vc[fence, t, t] += 1
+        bar = np.flatnonzero((op >= BSYNC) & (op < FENCE))
         if bar.size:
-            part = np.where(
-                (op[bar] == BSYNC)[:, None],
-                by_block[np.minimum(w[bar], grid.blocks - 1)],
-                by_warp[np.minimum(w[bar], grid.blocks * grid.warps - 1)],
-            )
+            part = _members(op[bar], np.minimum(w[bar], _bound(op[bar], grid)), locs[bar, i], grid)
             clocks = vc[bar]
             joined = np.where(part[:, :, None], clocks, 0).max(axis=1)
             clocks = np.where(part[:, :, None], joined[:, None, :], clocks)
             clocks[:, diag, diag] += part.astype(dtype)
             vc[bar] = clocks
     return at, partner
+
+
+def _bound(op: np.ndarray, grid: Grid) -> np.ndarray:
+    """Largest valid `who` of each barrier event (ids in padded batches may exceed it)."""
+    return np.where(op == BSYNC, grid.blocks - 1, grid.blocks * grid.warps - 1)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,13 @@
 """Replay traces through the FSM exactly as the instrumented device code does.
 
-Each thread keeps two scalar clocks: `bc`, the block barriers it has passed,
-and `wc`, the warp barriers it has passed. Each location has a shadow word:
-the FSM state and the last accessor's thread and clocks. On an access the
+Each thread keeps three scalar clocks: `gc`, the grid barriers it has
+passed, `bc`, the block barriers, and `wc`, the full-mask warp barriers. Each
+location has a shadow word: the FSM state and the last accessor's thread and
+clocks. What the runtime does not model is not replayed either: a warp
+barrier with a partial mask and a fence change no clock, and an atomic's
+memory order is dropped (docs/fsm.md, "What the table does not model"), so
+on traces with those events the replay may report races the oracle does not,
+never the other way round. On an access the
 relation and the sync status are computed from the shadow word and the
 accessor's clocks (docs/semantics.md section 2), the table gives the next state, and
 the accessor replaces the last accessor. A zeroed word is INIT whatever its
@@ -15,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, Rel, Sync
-from hirace_py.trace import BSYNC, WSYNC, Grid, Trace
+from hirace_py.fsm import FLAT_TRANSITIONS, Rel, Sync, flat_index
+from hirace_py.trace import BSYNC, GSYNC, WSYNC, Grid, Trace, action_of
 
 
 def relation_table(grid: Grid) -> np.ndarray:
@@ -49,10 +54,12 @@ def replay(
     n_traces, n_events = ops.shape
     rel_of = relation_table(grid)
     block, warp = grid.block_of(), grid.warp_of()
+    gc = np.zeros(n_traces, np.int32)
     bc = np.zeros((n_traces, grid.threads), np.int32)
     wc = np.zeros((n_traces, grid.threads), np.int32)
     state = np.zeros((n_traces, n_locs), np.int32)
     last = np.zeros((n_traces, n_locs), np.int32)
+    last_gc = np.zeros((n_traces, n_locs), np.int32)
     last_bc = np.zeros((n_traces, n_locs), np.int32)
     last_wc = np.zeros((n_traces, n_locs), np.int32)
     out = np.full((n_traces, n_events), -1, np.int32)
@@ -62,23 +69,27 @@ def replay(
         acc = np.flatnonzero(op < BSYNC)
         if acc.size:
             t, lo = w[acc], loc[acc]
-            tbc, twc = bc[acc, t], wc[acc, t]
-            sync = np.where(
-                tbc > last_bc[acc, lo], Sync.B, np.where(twc > last_wc[acc, lo], Sync.W, Sync.U)
+            tgc, tbc, twc = gc[acc], bc[acc, t], wc[acc, t]
+            sync = np.select(
+                [tgc > last_gc[acc, lo], tbc > last_bc[acc, lo], twc > last_wc[acc, lo]],
+                [Sync.G, Sync.B, Sync.W],
+                Sync.U,
             )
             rel = rel_of[t, last[acc, lo]]
-            index = ((state[acc, lo] * 4 + op[acc]) * 3 + sync) * 4 + rel
+            index = flat_index(state[acc, lo], action_of(op[acc]), sync, rel)
             state[acc, lo] = table[index]
             out[acc, i] = state[acc, lo]
             if used is not None:
                 used[acc, i] = index
             last[acc, lo] = t
+            last_gc[acc, lo] = tgc
             last_bc[acc, lo] = tbc
             last_wc[acc, lo] = twc
         is_b = op == BSYNC
         if is_b.any():
             bc += is_b[:, None] & (block[None, :] == w[:, None])
-        is_w = op == WSYNC
+        gc += op == GSYNC
+        is_w = (op == WSYNC) & (loc == 0)
         if is_w.any():
             wc += is_w[:, None] & (warp[None, :] == w[:, None])
     return (out, used) if used is not None else out

@@ -1,18 +1,30 @@
 """Event traces of one kernel launch: the grid, the event encoding and the text syntax.
 
-A trace is a sequence of events in the order the shadow memory sees them:
-memory actions by one thread on one location, block barriers (every thread
-of one block takes part) and full-mask warp barriers (every lane of one warp).
+A trace is a sequence of events in the order the shadow memory sees them
+(docs/semantics.md section 1.7): memory actions by one thread on one
+location, fences by one thread, and barriers: block barriers (every thread of
+one block takes part), warp barriers (the lanes of one warp in a mask), and
+grid barriers (every thread).
 
 Text syntax, used by ``hirace fsm --trace`` and in counterexamples::
 
-    W 0.0.0 @x; bsync 0; R 0.1.0 @x; wsync 0.1; GA 1.0.3
+    W 0.0.0 @x; bsync 0; R 0.1.0 @x; wsync 0.1; GA 1.0.3; wsync 1.0 0x3; gsync
 
 * ``R|W|BA|GA B.W.L [@LOC]``: thread with block B, warp W (within the block)
   and lane L makes the access; LOC names the location (default ``@0``).
+  An atomic may carry a memory order: ``BA.acq``, ``GA.rel``, ``GA.ar``
+  (acquire and release); without one it is relaxed.
+* ``fence B.W.L`` / ``fence.b B.W.L``: that thread's device-scope
+  (``__threadfence``) or block-scope (``__threadfence_block``) fence.
 * ``bsync B``: block B passes a ``__syncthreads``.
-* ``wsync B.W``: warp W of block B passes a full-mask ``__syncwarp``.
+* ``wsync B.W [MASK]``: the lanes of warp W of block B named in MASK (hex
+  ``0x..`` or decimal; all lanes when omitted) pass a ``__syncwarp(MASK)``.
+* ``gsync``: every thread passes a grid barrier (``this_grid().sync()``).
 * Events are separated by ``;`` or newlines; ``#`` starts a comment.
+
+Encoding: an access is op ``order * 4 + action`` (below `BSYNC`), with
+order 0 relaxed, 1 acquire, 2 release, 3 both; barrier and fence codes
+start at `BSYNC`. A warp barrier keeps its lane mask in `locs` (0: all lanes).
 """
 
 from __future__ import annotations
@@ -24,10 +36,32 @@ import numpy as np
 
 from hirace_py.fsm import Action
 
-BSYNC = 4
-"""Event op code of a block barrier; codes 0-3 are the `Action` values."""
-WSYNC = 5
-"""Event op code of a full-mask warp barrier."""
+ACQUIRE = 1
+"""Order bit of an atomic access: acquire (op = order * 4 + action)."""
+RELEASE = 2
+"""Order bit of an atomic access: release."""
+ORDER_NAMES = {ACQUIRE: "acq", RELEASE: "rel", ACQUIRE | RELEASE: "ar"}
+
+BSYNC = 16
+"""Event op code of a block barrier; codes below it are accesses."""
+WSYNC = 17
+"""Event op code of a warp barrier (mask in `locs`, 0 for all lanes)."""
+GSYNC = 18
+"""Event op code of a grid barrier."""
+FENCE = 19
+"""Event op code of a device-scope fence by one thread."""
+FENCE_BLOCK = 20
+"""Event op code of a block-scope fence by one thread."""
+
+
+def action_of(op: np.ndarray | int) -> np.ndarray | int:
+    """The `Action` value of access op codes."""
+    return op & 3
+
+
+def order_of(op: np.ndarray | int) -> np.ndarray | int:
+    """The memory-order bits (ACQUIRE, RELEASE) of access op codes."""
+    return op >> 2
 
 
 @dataclass(frozen=True)
@@ -67,16 +101,26 @@ class Grid:
         """Global warp id of every thread."""
         return np.arange(self.threads) // self.lanes
 
+    def lane_of(self) -> np.ndarray:
+        """Lane of every thread within its warp."""
+        return np.arange(self.threads) % self.lanes
+
+    @property
+    def full_mask(self) -> int:
+        """The lane mask naming every lane of a warp."""
+        return (1 << self.lanes) - 1
+
     def __str__(self) -> str:
         return f"{self.blocks}x{self.warps}x{self.lanes}"
 
 
 @dataclass
 class Trace:
-    """Events as parallel arrays: op (0-3 action, 4 bsync, 5 wsync), who, loc.
+    """Events as parallel arrays: op (see the module docstring), who, loc.
 
-    `who` is a dense thread id for accesses, a block id for bsync and a global
-    warp id for wsync; `loc` is a location index for accesses and 0 otherwise.
+    `who` is a dense thread id for accesses and fences, a block id for bsync,
+    a global warp id for wsync and 0 for gsync; `loc` is a location index for
+    accesses, the lane mask for wsync (0: all lanes) and 0 otherwise.
     `locations` names the location indices.
     """
 
@@ -94,10 +138,19 @@ class Trace:
         op, who = int(self.ops[i]), int(self.who[i])
         if op == BSYNC:
             return f"bsync {who}"
+        if op == GSYNC:
+            return "gsync"
         if op == WSYNC:
-            return f"wsync {who // self.grid.warps}.{who % self.grid.warps}"
+            mask = int(self.locs[i])
+            tail = f" {mask:#x}" if mask and mask != self.grid.full_mask else ""
+            return f"wsync {who // self.grid.warps}.{who % self.grid.warps}{tail}"
         b, w, lane = self.grid.coords(who)
-        return f"{Action(op).name} {b}.{w}.{lane} @{self.locations[int(self.locs[i])]}"
+        if op in (FENCE, FENCE_BLOCK):
+            return f"fence{'.b' if op == FENCE_BLOCK else ''} {b}.{w}.{lane}"
+        name = Action(int(action_of(op))).name
+        if order_of(op):
+            name += "." + ORDER_NAMES[int(order_of(op))]
+        return f"{name} {b}.{w}.{lane} @{self.locations[int(self.locs[i])]}"
 
     def format(self) -> str:
         return "; ".join(self.format_event(i) for i in range(len(self)))
@@ -107,9 +160,16 @@ class TraceSyntaxError(ValueError):
     """A malformed trace; the message names the event and what is wrong."""
 
 
-_ACCESS = re.compile(r"^(R|W|BA|GA)\s+(\d+)\.(\d+)\.(\d+)(?:\s+@(\w+))?$")
+_ACCESS = re.compile(r"^(R|W|BA|GA)(?:\.(acq|rel|ar))?\s+(\d+)\.(\d+)\.(\d+)(?:\s+@(\w+))?$")
+_FENCE = re.compile(r"^fence(\.b)?\s+(\d+)\.(\d+)\.(\d+)$")
 _BSYNC = re.compile(r"^bsync\s+(\d+)$")
-_WSYNC = re.compile(r"^wsync\s+(\d+)\.(\d+)$")
+_WSYNC = re.compile(r"^wsync\s+(\d+)\.(\d+)(?:\s+(0x[0-9a-fA-F]+|\d+))?$")
+_GSYNC = re.compile(r"^gsync$")
+_ORDERS = {name: bits for bits, name in ORDER_NAMES.items()}
+_EXPECTED = (
+    "expected 'R|W|BA|GA[.acq|.rel|.ar] B.W.L [@LOC]', 'fence[.b] B.W.L', "
+    "'bsync B', 'wsync B.W [MASK]' or 'gsync'"
+)
 
 
 def _split_events(text: str) -> list[str]:
@@ -124,28 +184,35 @@ def parse(text: str, grid: Grid | None = None) -> Trace:
     """Parse the text syntax. Without `grid`, the smallest grid holding every id is used.
 
     Raises TraceSyntaxError naming the offending event (1-based) on bad input,
-    including ids outside an explicit grid.
+    including ids outside an explicit grid, an order on a plain access, and
+    an empty or too wide warp-barrier mask.
     """
     parsed: list[tuple[str, tuple[int, ...], str]] = []
     for n, event in enumerate(_split_events(text), 1):
         if m := _ACCESS.match(event):
-            ids = (int(m[2]), int(m[3]), int(m[4]))
-            parsed.append((m[1], ids, m[5] or "0"))
+            if m[2] and m[1] in ("R", "W"):
+                raise TraceSyntaxError(f"event {n} {event!r}: only atomics have a memory order")
+            ids = (int(m[3]), int(m[4]), int(m[5]))
+            parsed.append((m[1] + ("." + m[2] if m[2] else ""), ids, m[6] or "0"))
+        elif m := _FENCE.match(event):
+            parsed.append(("fence.b" if m[1] else "fence", (int(m[2]), int(m[3]), int(m[4])), ""))
         elif m := _BSYNC.match(event):
             parsed.append(("bsync", (int(m[1]),), ""))
         elif m := _WSYNC.match(event):
-            parsed.append(("wsync", (int(m[1]), int(m[2])), ""))
+            parsed.append(("wsync", (int(m[1]), int(m[2])), m[3] or ""))
+        elif _GSYNC.match(event):
+            parsed.append(("gsync", (), ""))
         else:
-            raise TraceSyntaxError(
-                f"event {n} {event!r}: expected 'R|W|BA|GA B.W.L [@LOC]', 'bsync B' or 'wsync B.W'"
-            )
+            raise TraceSyntaxError(f"event {n} {event!r}: {_EXPECTED}")
     if not parsed:
         raise TraceSyntaxError("empty trace")
     if grid is None:
         dims = [1, 1, 1]
-        for _, ids, _ in parsed:
+        for kind, ids, mask in parsed:
             for d, v in enumerate(ids):
                 dims[d] = max(dims[d], v + 1)
+            if kind == "wsync" and mask:
+                dims[2] = max(dims[2], int(mask, 0).bit_length())
         grid = Grid(*dims)
     limits = (grid.blocks, grid.warps, grid.lanes)
     names: dict[str, int] = {}
@@ -159,12 +226,26 @@ def parse(text: str, grid: Grid | None = None) -> Trace:
             ops.append(BSYNC)
             who.append(ids[0])
             locs.append(0)
+        elif kind == "gsync":
+            ops.append(GSYNC)
+            who.append(0)
+            locs.append(0)
         elif kind == "wsync":
+            mask = int(loc, 0) if loc else 0
+            if loc and not 0 < mask <= grid.full_mask:
+                raise TraceSyntaxError(
+                    f"event {n}: mask {loc} names no lane or lanes outside a warp of {grid.lanes}"
+                )
             ops.append(WSYNC)
             who.append(ids[0] * grid.warps + ids[1])
+            locs.append(0 if mask == grid.full_mask else mask)
+        elif kind.startswith("fence"):
+            ops.append(FENCE_BLOCK if kind == "fence.b" else FENCE)
+            who.append(grid.thread(*ids))
             locs.append(0)
         else:
-            ops.append(int(Action[kind]))
+            action, _, order = kind.partition(".")
+            ops.append(int(Action[action]) + 4 * (_ORDERS[order] if order else 0))
             who.append(grid.thread(*ids))
             locs.append(names.setdefault(loc, len(names)))
     return Trace(

@@ -19,7 +19,7 @@ const
 
   -- Actions (hirace_py.fsm.Action), syncs (Sync) and relations (Rel), as numbered there.
   ACT_R: 0;  ACT_W: 1;  ACT_BA: 2;  ACT_GA: 3;
-  SYNC_U: 0;  SYNC_W: 1;  SYNC_B: 2;
+  SYNC_U: 0;  SYNC_W: 1;  SYNC_B: 2;  SYNC_G: 3;
   REL_S: 0;  REL_W: 1;  REL_B: 2;  REL_G: 3;
 
 type
@@ -27,7 +27,7 @@ type
   block_t: 0..BLOCKS-1;
   warp_t: 0..BLOCKS*WARPS-1;   -- global warp id: block * WARPS + warp
   action_t: 0..3;
-  sync_t: 0..2;
+  sync_t: 0..3;
   rel_t: 0..3;
   kinds_t: array [action_t] of boolean;  -- a set of kinds of access
   fsm_t: enum { INIT, RACE, R_Rw_R1, X_Xw_X1, X_Aw_A1, G_Aw_A1, R_Rw_Rn, R_Rm, MB_R, X_Xw_A1, X_Xw_R1, X_Rw_R1, X_Aw_An, X_Am, G_Aw_An, G_Am, MB_G, X_Xw_An, X_Xw_Rn, X_Rw_Rn, X_Rm };
@@ -42,6 +42,7 @@ var
   last: thread_t;
   bsince: boolean;  -- last's block has passed a __syncthreads since last's access
   wsince: boolean;  -- last's warp has passed a __syncwarp since last's access
+  gsince: boolean;  -- the grid has passed a grid barrier since last's access
 
   -- The history, written from docs/semantics.md section 1 (murphi/README.md: why it
   -- is exact). Happens-before comes from program order and barriers, and every
@@ -88,192 +89,224 @@ end;
 
 -- The transition table, rendered from the table of hirace_py.fsm:
 -- next state for (state, action, sync, relation). Per state, the cases are
--- (action * 3 + sync) * 4 + relation, numbered as in hirace_py.fsm, grouped
+-- (action * 4 + sync) * 4 + relation, numbered as in hirace_py.fsm, grouped
 -- by next state (a case per table entry makes Rumur several times slower);
 -- the comment above each group spells its entries out.
 function next_state(s: fsm_t; a: action_t; y: sync_t; r: rel_t): fsm_t;
 begin
   switch s
   case INIT:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return R_Rw_R1;
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15: return R_Rw_R1;
     -- W *
-    case 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23: return X_Xw_X1;
+    case 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31: return X_Xw_X1;
     -- BA *
-    case 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35: return X_Aw_A1;
+    case 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return X_Aw_A1;
     -- GA *
-    case 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return G_Aw_A1;
+    case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case RACE:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R *; W *; BA *; GA *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return RACE;
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: return RACE;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rw_R1:
-    switch (a * 3 + y) * 4 + r
-    -- R U S; R W S,W; R B S,W,B
-    case 0, 4, 5, 8, 9, 10: return R_Rw_R1;
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B; R G *
+    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- R U W
     case 1: return R_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return R_Rm;
     -- R U G; R W G; R B G
     case 3, 7, 11: return MB_R;
-    -- W U S; W W S,W; W B S,W,B; BA U S; GA U S
-    case 12, 16, 17, 20, 21, 22, 24, 36: return X_Xw_X1;
+    -- W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
     -- W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 13, 14, 15, 18, 19, 23, 25, 26, 27, 30, 31, 35, 37, 38, 39, 42, 43, 47: return RACE;
+    case 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_X1:
-    switch (a * 3 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B; BA U S; GA U S
-    case 0, 12, 16, 17, 20, 21, 22, 24, 36: return X_Xw_X1;
+    switch (a * 4 + y) * 4 + r
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
     -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 1, 2, 3, 6, 7, 11, 13, 14, 15, 18, 19, 23, 25, 26, 27, 30, 31, 35, 37, 38, 39, 42, 43, 47: return RACE;
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Aw_A1:
-    switch (a * 3 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B
-    case 0, 12, 16, 17, 20, 21, 22: return X_Xw_X1;
+    switch (a * 4 + y) * 4 + r
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 1, 2, 3, 6, 7, 11, 13, 14, 15, 18, 19, 23, 27, 31, 35, 39, 43, 47: return RACE;
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- BA U S; BA W S,W; BA B S,W,B; GA U S; GA W S,W; GA B S,W,B
-    case 24, 28, 29, 32, 33, 34, 36, 40, 41, 44, 45, 46: return X_Aw_A1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- BA U S; BA W S,W; BA B S,W,B; BA G *; GA U S; GA W S,W; GA B S,W,B
+    case 32, 36, 37, 40, 41, 42, 44, 45, 46, 47, 48, 52, 53, 56, 57, 58: return X_Aw_A1;
     -- BA U W; GA U W
-    case 25, 37: return X_Aw_An;
+    case 33, 49: return X_Aw_An;
     -- BA U B; BA W B; GA U B; GA W B
-    case 26, 30, 38, 42: return X_Am;
+    case 34, 38, 50, 54: return X_Am;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_Aw_A1:
-    switch (a * 3 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B
-    case 0, 12, 16, 17, 20, 21, 22: return X_Xw_X1;
+    switch (a * 4 + y) * 4 + r
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
-    case 1, 2, 3, 6, 7, 11, 13, 14, 15, 18, 19, 23, 27, 31, 35: return RACE;
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- BA U S; BA W S,W; BA B S,W,B
-    case 24, 28, 29, 32, 33, 34: return X_Aw_A1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- BA U S; BA W S,W; BA B S,W,B; BA G *
+    case 32, 36, 37, 40, 41, 42, 44, 45, 46, 47: return X_Aw_A1;
     -- BA U W
-    case 25: return X_Aw_An;
+    case 33: return X_Aw_An;
     -- BA U B; BA W B
-    case 26, 30: return X_Am;
-    -- GA U S; GA W S,W; GA B S,W,B
-    case 36, 40, 41, 44, 45, 46: return G_Aw_A1;
+    case 34, 38: return X_Am;
+    -- GA U S; GA W S,W; GA B S,W,B; GA G *
+    case 48, 52, 53, 56, 57, 58, 60, 61, 62, 63: return G_Aw_A1;
     -- GA U W
-    case 37: return G_Aw_An;
+    case 49: return G_Aw_An;
     -- GA U B; GA W B
-    case 38, 42: return G_Am;
+    case 50, 54: return G_Am;
     -- GA U G; GA W G; GA B G
-    case 39, 43, 47: return MB_G;
+    case 51, 55, 59: return MB_G;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rw_Rn:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S,W
     case 0, 1: return R_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return R_Rm;
     -- R U G; R W G; R B G
     case 3, 7, 11: return MB_R;
-    -- R W S,W; R B S,W,B
-    case 4, 5, 8, 9, 10: return R_Rw_R1;
+    -- R W S,W; R B S,W,B; R G *
+    case 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
-    case 12, 13, 14, 15, 18, 19, 23, 24, 25, 26, 27, 30, 31, 35, 36, 37, 38, 39, 42, 43, 47: return RACE;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    case 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59: return RACE;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rm:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S,W,B; R W S,W,B
     case 0, 1, 2, 4, 5, 6: return R_Rm;
     -- R U G; R W G; R B G
     case 3, 7, 11: return MB_R;
-    -- R B S,W,B
-    case 8, 9, 10: return R_Rw_R1;
+    -- R B S,W,B; R G *
+    case 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- W U *; W W *; W B G; BA U *; BA W *; BA B G; GA U *; GA W *; GA B G
-    case 12, 13, 14, 15, 16, 17, 18, 19, 23, 24, 25, 26, 27, 28, 29, 30, 31, 35, 36, 37, 38, 39, 40, 41, 42, 43, 47: return RACE;
-    -- W B S,W,B
-    case 20, 21, 22: return X_Xw_X1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 16, 17, 18, 19, 20, 21, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 43, 48, 49, 50, 51, 52, 53, 54, 55, 59: return RACE;
+    -- W B S,W,B; W G *
+    case 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_R:
-    switch (a * 3 + y) * 4 + r
-    -- R *
+    switch (a * 4 + y) * 4 + r
+    -- R U *; R W *; R B *
     case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
-    -- W *; BA *; GA *
-    case 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U *; W W *; W B *; BA U *; BA W *; BA B *; GA U *; GA W *; GA B *
+    case 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return RACE;
+    -- W G *
+    case 28, 29, 30, 31: return X_Xw_X1;
+    -- BA G *
+    case 44, 45, 46, 47: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_A1:
-    switch (a * 3 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B
-    case 0, 12, 16, 17, 20, 21, 22: return X_Xw_X1;
+    switch (a * 4 + y) * 4 + r
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
-    case 1, 2, 3, 6, 7, 11, 13, 14, 15, 18, 19, 23, 26, 27, 30, 31, 35, 38, 39, 42, 43, 47: return RACE;
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
     -- BA U S; BA W S,W; GA U S; GA W S,W
-    case 24, 28, 29, 36, 40, 41: return X_Xw_A1;
+    case 32, 36, 37, 48, 52, 53: return X_Xw_A1;
     -- BA U W; GA U W
-    case 25, 37: return X_Xw_An;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 33, 49: return X_Xw_An;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_R1:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S; R W S,W
     case 0, 4, 5: return X_Xw_R1;
     -- R U W
     case 1: return X_Xw_Rn;
     -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 2, 3, 6, 7, 11, 13, 14, 15, 18, 19, 23, 25, 26, 27, 30, 31, 35, 37, 38, 39, 42, 43, 47: return RACE;
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W U S; W W S,W; W B S,W,B; BA U S; GA U S
-    case 12, 16, 17, 20, 21, 22, 24, 36: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rw_R1:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S; R W S,W; R B S,W,B
     case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
     -- R U W
@@ -281,167 +314,207 @@ begin
     -- R U B; R W B
     case 2, 6: return X_Rm;
     -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 3, 7, 11, 13, 14, 15, 18, 19, 23, 25, 26, 27, 30, 31, 35, 37, 38, 39, 42, 43, 47: return RACE;
-    -- W U S; W W S,W; W B S,W,B; BA U S; GA U S
-    case 12, 16, 17, 20, 21, 22, 24, 36: return X_Xw_X1;
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Aw_An:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U *; R W B,G; R B G; W U *; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 0, 1, 2, 3, 6, 7, 11, 12, 13, 14, 15, 18, 19, 23, 27, 31, 35, 39, 43, 47: return RACE;
+    case 0, 1, 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA U S,W; GA U S,W
-    case 24, 25, 36, 37: return X_Aw_An;
+    case 32, 33, 48, 49: return X_Aw_An;
     -- BA U B; BA W B; GA U B; GA W B
-    case 26, 30, 38, 42: return X_Am;
-    -- BA W S,W; BA B S,W,B; GA W S,W; GA B S,W,B
-    case 28, 29, 32, 33, 34, 40, 41, 44, 45, 46: return X_Aw_A1;
+    case 34, 38, 50, 54: return X_Am;
+    -- BA W S,W; BA B S,W,B; BA G *; GA W S,W; GA B S,W,B
+    case 36, 37, 40, 41, 42, 44, 45, 46, 47, 52, 53, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Am:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U *; R W *; R B G; W U *; W W *; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 23, 27, 31, 35, 39, 43, 47: return RACE;
+    case 0, 1, 2, 3, 4, 5, 6, 7, 11, 16, 17, 18, 19, 20, 21, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W B S,W,B
-    case 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W B S,W,B; W G *
+    case 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA U S,W,B; BA W S,W,B; GA U S,W,B; GA W S,W,B
-    case 24, 25, 26, 28, 29, 30, 36, 37, 38, 40, 41, 42: return X_Am;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 32, 33, 34, 36, 37, 38, 48, 49, 50, 52, 53, 54: return X_Am;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_Aw_An:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U *; R W B,G; R B G; W U *; W W B,G; W B G; BA U G; BA W G; BA B G
-    case 0, 1, 2, 3, 6, 7, 11, 12, 13, 14, 15, 18, 19, 23, 27, 31, 35: return RACE;
+    case 0, 1, 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA U S,W
-    case 24, 25: return X_Aw_An;
+    case 32, 33: return X_Aw_An;
     -- BA U B; BA W B
-    case 26, 30: return X_Am;
-    -- BA W S,W; BA B S,W,B
-    case 28, 29, 32, 33, 34: return X_Aw_A1;
+    case 34, 38: return X_Am;
+    -- BA W S,W; BA B S,W,B; BA G *
+    case 36, 37, 40, 41, 42, 44, 45, 46, 47: return X_Aw_A1;
     -- GA U S,W
-    case 36, 37: return G_Aw_An;
+    case 48, 49: return G_Aw_An;
     -- GA U B; GA W B
-    case 38, 42: return G_Am;
+    case 50, 54: return G_Am;
     -- GA U G; GA W G; GA B G
-    case 39, 43, 47: return MB_G;
-    -- GA W S,W; GA B S,W,B
-    case 40, 41, 44, 45, 46: return G_Aw_A1;
+    case 51, 55, 59: return MB_G;
+    -- GA W S,W; GA B S,W,B; GA G *
+    case 52, 53, 56, 57, 58, 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_Am:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U *; R W *; R B G; W U *; W W *; W B G; BA U G; BA W G; BA B G
-    case 0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 23, 27, 31, 35: return RACE;
+    case 0, 1, 2, 3, 4, 5, 6, 7, 11, 16, 17, 18, 19, 20, 21, 22, 23, 27, 35, 39, 43: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W B S,W,B
-    case 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W B S,W,B; W G *
+    case 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA U S,W,B; BA W S,W,B
-    case 24, 25, 26, 28, 29, 30: return X_Am;
-    -- BA B S,W,B
-    case 32, 33, 34: return X_Aw_A1;
+    case 32, 33, 34, 36, 37, 38: return X_Am;
+    -- BA B S,W,B; BA G *
+    case 40, 41, 42, 44, 45, 46, 47: return X_Aw_A1;
     -- GA U S,W,B; GA W S,W,B
-    case 36, 37, 38, 40, 41, 42: return G_Am;
+    case 48, 49, 50, 52, 53, 54: return G_Am;
     -- GA U G; GA W G; GA B G
-    case 39, 43, 47: return MB_G;
-    -- GA B S,W,B
-    case 44, 45, 46: return G_Aw_A1;
+    case 51, 55, 59: return MB_G;
+    -- GA B S,W,B; GA G *
+    case 56, 57, 58, 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_G:
-    switch (a * 3 + y) * 4 + r
-    -- R *; W *; BA *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35: return RACE;
-    -- GA *
-    case 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return MB_G;
+    switch (a * 4 + y) * 4 + r
+    -- R U *; R W *; R B *; W U *; W W *; W B *; BA U *; BA W *; BA B *
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W G *
+    case 28, 29, 30, 31: return X_Xw_X1;
+    -- BA G *
+    case 44, 45, 46, 47: return X_Aw_A1;
+    -- GA U *; GA W *; GA B *
+    case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return MB_G;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_An:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U *; R W B,G; R B G; W U *; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
-    case 0, 1, 2, 3, 6, 7, 11, 12, 13, 14, 15, 18, 19, 23, 26, 27, 30, 31, 35, 38, 39, 42, 43, 47: return RACE;
+    case 0, 1, 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA U S,W; GA U S,W
-    case 24, 25, 36, 37: return X_Xw_An;
+    case 32, 33, 48, 49: return X_Xw_An;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_Rn:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S,W
     case 0, 1: return X_Xw_Rn;
     -- R U B,G; R W B,G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
-    case 2, 3, 6, 7, 11, 12, 13, 14, 15, 18, 19, 23, 24, 25, 26, 27, 30, 31, 35, 36, 37, 38, 39, 42, 43, 47: return RACE;
+    case 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rw_Rn:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S,W
     case 0, 1: return X_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return X_Rm;
     -- R U G; R W G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
-    case 3, 7, 11, 12, 13, 14, 15, 18, 19, 23, 24, 25, 26, 27, 30, 31, 35, 36, 37, 38, 39, 42, 43, 47: return RACE;
+    case 3, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59: return RACE;
     -- R W S,W; R B S,W,B
     case 4, 5, 8, 9, 10: return X_Rw_R1;
-    -- W W S,W; W B S,W,B
-    case 16, 17, 20, 21, 22: return X_Xw_X1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W W S,W; W B S,W,B; W G *
+    case 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA W S,W; GA W S,W
-    case 28, 29, 40, 41: return X_Xw_A1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    case 36, 37, 52, 53: return X_Xw_A1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rm:
-    switch (a * 3 + y) * 4 + r
+    switch (a * 4 + y) * 4 + r
     -- R U S,W,B; R W S,W,B
     case 0, 1, 2, 4, 5, 6: return X_Rm;
     -- R U G; R W G; R B G; W U *; W W *; W B G; BA U *; BA W *; BA B G; GA U *; GA W *; GA B G
-    case 3, 7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 23, 24, 25, 26, 27, 28, 29, 30, 31, 35, 36, 37, 38, 39, 40, 41, 42, 43, 47: return RACE;
+    case 3, 7, 11, 16, 17, 18, 19, 20, 21, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 43, 48, 49, 50, 51, 52, 53, 54, 55, 59: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
-    -- W B S,W,B
-    case 20, 21, 22: return X_Xw_X1;
-    -- BA B S,W,B; GA B S,W,B
-    case 32, 33, 34, 44, 45, 46: return X_Aw_A1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W B S,W,B; W G *
+    case 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_Aw_A1;
+    -- GA G *
+    case 60, 61, 62, 63: return G_Aw_A1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   endswitch;
@@ -453,9 +526,12 @@ end;
 -- share a block (all threads of a block pass the same block barriers), wc
 -- when they share a warp. Across blocks, or across warps for wc, the device
 -- compares two unrelated counters whose difference earlier barriers can set
--- to anything: every answer is possible (murphi/README.md).
+-- to anything: every answer is possible (murphi/README.md). Every thread
+-- passes every grid barrier, so gc is compared exactly whatever r is.
 function sync_possible(r: rel_t; y: sync_t): boolean;
 begin
+  if gsince then return y = SYNC_G; endif;
+  if y = SYNC_G then return false; endif;
   if r = REL_S | r = REL_W then
     if bsince then return y = SYNC_B; endif;
     if wsince then return y = SYNC_W; endif;
@@ -556,6 +632,7 @@ begin
   last := t;
   bsince := false;
   wsince := false;
+  gsince := false;
 end;
 
 -- A barrier: what a participant had happens-before its point becomes
@@ -587,6 +664,14 @@ begin
   if warp_of(last) = w then wsince := true; endif;
 end;
 
+-- A grid barrier (cooperative launch): every thread takes part, so
+-- everything made so far happens-before every thread's next event.
+procedure grid_barrier();
+begin
+  forget_history();
+  gsince := true;
+end;
+
 -- A fresh launch: zeroed shadow (INIT, last accessor thread 0 with clocks 0),
 -- no history, clocks at 0.
 procedure launch();
@@ -595,6 +680,7 @@ begin
   last := 0;
   bsince := false;
   wsince := false;
+  gsince := false;
   raced := false;
   forget_history();
 end;
@@ -899,6 +985,13 @@ rule "wsync 1.1"
   true
 ==>
   warp_barrier(3);
+endrule;
+
+
+rule "gsync"
+  true
+==>
+  grid_barrier();
 endrule;
 
 -- Kernel end: the next launch starts from fresh shadow and an empty history.

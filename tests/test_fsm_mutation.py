@@ -2,7 +2,7 @@
 
 Each RACE entry is flipped, one at a time, to every other state. A flip
 changes behaviour exactly when some trace uses the entry; every entry is used
-by its witness trace (test_fsm_exhaustive shows all 1008 are reachable), so
+by its witness trace (test_fsm_exhaustive shows all 1344 are reachable), so
 every flip changes behaviour, and each must make the comparison with the
 oracle report a disagreement on the witness. Traces that do not use the
 entry replay identically under the flip, so running the comparison on the

@@ -8,33 +8,92 @@ every pair of accesses, so it is slow and obviously right.
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 
 from hirace_py import oracle
 from hirace_py.fsm import Action
-from hirace_py.trace import BSYNC, WSYNC, Trace, parse
+from hirace_py.trace import (
+    ACQUIRE,
+    BSYNC,
+    FENCE,
+    FENCE_BLOCK,
+    GSYNC,
+    RELEASE,
+    WSYNC,
+    Trace,
+    action_of,
+    order_of,
+    parse,
+)
 from tests.trace_strategies import traces
+
+
+def _scope_fits(u: int, t: int, scopes: tuple[str, ...], block: np.ndarray) -> bool:
+    """Morally strong: every scope involved contains both threads."""
+    return block[u] == block[t] or all(s == "device" for s in scopes)
+
+
+def _sync_edges(trace: Trace) -> list[tuple[int, int]]:
+    """Synchronizes-with edges of docs/semantics.md section 1.6, pair by pair."""
+    block = trace.grid.block_of()
+    n = len(trace)
+    ops, who = trace.ops.tolist(), trace.who.tolist()
+    fences = [i for i in range(n) if ops[i] in (FENCE, FENCE_BLOCK)]
+    atomics = [i for i in range(n) if ops[i] < BSYNC and action_of(ops[i]) >= Action.BA]
+
+    def scope(i: int) -> str:
+        op = ops[i]
+        block_scoped = op == FENCE_BLOCK or (op < BSYNC and action_of(op) == Action.BA)
+        return "block" if block_scoped else "device"
+
+    edges = []
+    for r in atomics:
+        u = who[r]
+        releases = [(f, (scope(f), scope(r))) for f in fences if f < r and who[f] == u]
+        if order_of(ops[r]) & RELEASE:
+            releases.append((r, (scope(r),)))
+        for a in atomics:
+            if a <= r or trace.locs[a] != trace.locs[r]:
+                continue
+            t = who[a]
+            acquires = [(g, (scope(g), scope(a))) for g in fences if g > a and who[g] == t]
+            if order_of(ops[a]) & ACQUIRE:
+                acquires.append((a, (scope(a),)))
+            for p, pscopes in releases:
+                for q, qscopes in acquires:
+                    if _scope_fits(u, t, pscopes + qscopes, block):
+                        edges.append((p, q))
+                legacy = ops[p] == FENCE and scope(r) == "device" and scope(a) == "device"
+                if legacy:
+                    edges.append((p, a))
+    return edges
 
 
 def brute_force_first_races(trace: Trace) -> dict[int, int]:
     """location index -> index of the event completing its first racing pair."""
     grid, n = trace.grid, len(trace)
-    block, warp = grid.block_of(), grid.warp_of()
+    block, warp, lane = grid.block_of(), grid.warp_of(), grid.lane_of()
     succ: list[set[int]] = [set() for _ in range(n)]
     last_of_thread: dict[int, int] = {}
     for i in range(n):
         op, who = int(trace.ops[i]), int(trace.who[i])
+        mask = int(trace.locs[i]) or grid.full_mask
         if op == BSYNC:
             members = [t for t in range(grid.threads) if block[t] == who]
         elif op == WSYNC:
-            members = [t for t in range(grid.threads) if warp[t] == who]
+            members = [t for t in range(grid.threads) if warp[t] == who and mask >> lane[t] & 1]
+        elif op == GSYNC:
+            members = list(range(grid.threads))
         else:
             members = [who]
         for t in members:
             if t in last_of_thread:
                 succ[last_of_thread[t]].add(i)
             last_of_thread[t] = i
-    reach = [set() for _ in range(n)]
+    for p, q in _sync_edges(trace):
+        succ[p].add(q)
+    reach: list[set[int]] = [set() for _ in range(n)]
     for i in reversed(range(n)):
         for j in succ[i]:
             reach[i] |= {j} | reach[j]
@@ -49,14 +108,15 @@ def brute_force_first_races(trace: Trace) -> dict[int, int]:
             if ti == tj or j in reach[i]:
                 continue
             same = bool(block[ti] == block[tj])
-            if oracle.conflicts(Action(int(trace.ops[i])), Action(int(trace.ops[j])), same):
+            a, b = Action(action_of(int(trace.ops[i]))), Action(action_of(int(trace.ops[j])))
+            if oracle.conflicts(a, b, same):
                 first.setdefault(int(trace.locs[j]), j)
                 break
     return first
 
 
 @settings(max_examples=400, deadline=None)
-@given(traces(max_events=25))
+@given(traces(max_events=25, extended=True))
 def test_vector_clocks_match_explicit_happens_before(trace: Trace) -> None:
     verdict = oracle.check(trace)
     got = {i: int(at) for i, at in enumerate(verdict.race_at) if at >= 0}
@@ -87,3 +147,56 @@ def test_first_racing_pair_is_reported() -> None:
 def test_chain_of_barriers_orders_across_warps_only_through_block_barrier() -> None:
     assert not oracle.check(parse("W 0.0.0; wsync 0.0; R 0.0.1; bsync 0; W 0.1.0")).racy
     assert oracle.check(parse("W 0.0.0; wsync 0.0; wsync 0.1; R 0.1.0")).racy
+
+
+def racy(text: str) -> bool:
+    verdict = oracle.check(parse(text))
+    assert {i for i, at in enumerate(verdict.race_at) if at >= 0} == set(
+        brute_force_first_races(parse(text))
+    )
+    return verdict.racy
+
+
+def test_masked_warp_barrier_orders_only_its_lanes() -> None:
+    assert not racy("W 0.0.0; wsync 0.0 0x3; R 0.0.1; wsync 0.0 0x7; W 0.0.2")
+    assert racy("W 0.0.0; wsync 0.0 0x6; R 0.0.1")
+    assert racy("R 0.0.0; R 0.0.1; wsync 0.0 0x6; W 0.0.2")
+    assert not racy("R 0.0.0; R 0.0.1; wsync 0.0 0x3; wsync 0.0 0x6; W 0.0.2 # through lane 1")
+    assert racy("R 0.0.0; R 0.0.1; wsync 0.0 0x6; wsync 0.0 0x3; W 0.0.2 # wrong order")
+
+
+def test_grid_barrier_orders_every_block() -> None:
+    assert not racy("W 0.0.0; W 1.1.1 @y; gsync; R 1.0.0; W 0.0.1 @y")
+    assert racy("W 0.0.0; bsync 0; bsync 1; R 1.0.0")
+
+
+def test_message_passing_per_section_1_6() -> None:
+    mp = "W 0.0.0 @d; {rel}; {acq}; R 1.0.0 @d"
+    writer_fence = "fence 0.0.0; GA 0.0.0 @f"
+    assert not racy(mp.format(rel=writer_fence, acq="GA.acq 1.0.0 @f"))
+    assert not racy(mp.format(rel="GA.rel 0.0.0 @f", acq="GA.acq 1.0.0 @f"))
+    assert not racy(mp.format(rel="GA.rel 0.0.0 @f", acq="GA 1.0.0 @f; fence 1.0.0"))
+    # The legacy fence idiom: a relaxed observer of a device-fence release.
+    assert not racy(mp.format(rel=writer_fence, acq="GA 1.0.0 @f"))
+    # Relaxed atomics without fences order nothing; a fence alone neither.
+    assert racy(mp.format(rel="GA.rel 0.0.0 @f", acq="GA 1.0.0 @f"))
+    assert racy(mp.format(rel="GA 0.0.0 @f", acq="GA.acq 1.0.0 @f"))
+    assert racy(mp.format(rel="fence 0.0.0", acq="fence 1.0.0"))
+    # Block scope synchronizes one block only.
+    assert racy(mp.format(rel="fence.b 0.0.0; GA 0.0.0 @f", acq="GA.acq 1.0.0 @f"))
+    assert racy(mp.format(rel="GA.rel 0.0.0 @f", acq="GA 1.0.0 @f; fence.b 1.0.0"))
+    assert not racy("W 0.0.0 @d; fence.b 0.0.0; BA 0.0.0 @f; BA.acq 0.1.0 @f; R 0.1.0 @d")
+    # Only releases made before the observing atomic count.
+    assert racy("GA.acq 1.0.0 @f; W 0.0.0 @d; GA.rel 0.0.0 @f; R 1.0.0 @d")
+    # Release sequences continue through other threads' atomics.
+    assert not racy("W 0.0.0 @d; GA.rel 0.0.0 @f; GA 2.0.0 @f; GA.acq 1.0.0 @f; R 1.0.0 @d")
+    # Writes after the release are not covered.
+    assert racy("GA.rel 0.0.0 @f; W 0.0.0 @d; GA.acq 1.0.0 @f; R 1.0.0 @d")
+
+
+def test_trace_text_round_trips() -> None:
+    text = (
+        "W 0.0.0 @x; fence.b 0.0.1; GA.ar 1.0.2 @f; BA.acq 0.0.0 @f; wsync 0.0 0x5; "
+        "wsync 1.0; gsync; fence 1.0.1; bsync 1; GA.rel 1.0.0 @f"
+    )
+    assert parse(text).format() == text

@@ -42,12 +42,13 @@ def witnesses() -> dict[int, crosscheck.Batch]:
 
 def _with_continuations(batch: crosscheck.Batch, length: int) -> crosscheck.Batch:
     """The witness followed by every event sequence of exactly `length` events."""
-    ops_a, who_a = crosscheck.alphabet(GRID, crosscheck.relation_threads(GRID))
+    ops_a, who_a, locs_a = crosscheck.alphabet(GRID, crosscheck.relation_threads(GRID))
     tails = np.array(np.meshgrid(*[np.arange(len(ops_a))] * length)).reshape(length, -1).T
     n = len(tails)
     ops = np.concatenate([np.repeat(batch.ops, n, axis=0), ops_a[tails]], axis=1)
     who = np.concatenate([np.repeat(batch.who, n, axis=0), who_a[tails]], axis=1)
-    return crosscheck.Batch(GRID, ops, who, np.zeros(ops.shape, np.int32))
+    locs = np.concatenate([np.repeat(batch.locs, n, axis=0), locs_a[tails]], axis=1)
+    return crosscheck.Batch(GRID, ops, who, locs)
 
 
 def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
@@ -67,7 +68,7 @@ def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
     entries = rng.permutation(table.size)
     for index in entries.tolist():
         current = int(table[index])
-        sync, rel = (index // 4) % 3, index % 4
+        sync, rel = (index // len(fsm.Rel)) % len(fsm.Sync), index % len(fsm.Rel)
         if kind == "race-lost" and current == fsm.RACE and rel == fsm.Rel.W:
             return index, int(rng.integers(2, fsm.N_STATES))
         if kind == "race-invented" and current != fsm.RACE and rel == fsm.Rel.S:

@@ -1,7 +1,9 @@
 """Hypothesis strategies for event traces that are often race-free for a while.
 
 Purely random traces race almost at once, so traces draw from a small cast
-of threads and mix reads and atomics with frequent barriers.
+of threads and mix reads and atomics with frequent barriers. `extended`
+adds the events of docs/semantics.md sections 1.3 and 1.6: masked warp
+barriers, grid barriers, fences, and atomics with memory orders.
 """
 
 from __future__ import annotations
@@ -9,11 +11,13 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from hirace_py.trace import BSYNC, WSYNC, Grid, Trace
+from hirace_py.trace import BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid, Trace
 
 
 @st.composite
-def traces(draw: st.DrawFn, max_events: int = 40, max_dim: int = 3) -> Trace:
+def traces(
+    draw: st.DrawFn, max_events: int = 40, max_dim: int = 3, extended: bool = False
+) -> Trace:
     grid = Grid(
         draw(st.integers(1, max_dim)), draw(st.integers(1, max_dim)), draw(st.integers(1, max_dim))
     )
@@ -23,13 +27,31 @@ def traces(draw: st.DrawFn, max_events: int = 40, max_dim: int = 3) -> Trace:
     actions = [a for a, w in enumerate(weights) for _ in range(w)]
     n = draw(st.integers(1, max_events))
     ops, who, locs = [], [], []
+    kinds = ["access"] * 3 + ["bsync", "wsync"]
+    if extended:
+        kinds += ["access"] * 3 + ["mask", "gsync", "fence"]
     for _ in range(n):
-        kind = draw(st.sampled_from(["access"] * 3 + ["bsync", "wsync"]))
+        kind = draw(st.sampled_from(kinds))
         t = draw(st.sampled_from(cast))
         if kind == "access":
-            ops.append(draw(st.sampled_from(actions)))
+            op = draw(st.sampled_from(actions))
+            if extended and op >= 2:
+                op += 4 * draw(st.integers(0, 3))
+            ops.append(op)
             who.append(t)
             locs.append(draw(st.integers(0, n_locs - 1)))
+        elif kind == "mask":
+            ops.append(WSYNC)
+            who.append(int(grid.warp_of()[t]))
+            locs.append(draw(st.integers(1, grid.full_mask)))
+        elif kind == "gsync":
+            ops.append(GSYNC)
+            who.append(0)
+            locs.append(0)
+        elif kind == "fence":
+            ops.append(draw(st.sampled_from([FENCE, FENCE_BLOCK])))
+            who.append(t)
+            locs.append(0)
         elif kind == "bsync":
             ops.append(BSYNC)
             who.append(int(grid.block_of()[t]))

@@ -9,13 +9,29 @@ import sys
 from hirace_py import fsm, fsm_export, oracle
 from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.replay import relation_table
-from hirace_py.trace import BSYNC, WSYNC, Grid, Trace, TraceSyntaxError, parse
+from hirace_py.trace import (
+    BSYNC,
+    FENCE,
+    FENCE_BLOCK,
+    GSYNC,
+    WSYNC,
+    Grid,
+    Trace,
+    TraceSyntaxError,
+    action_of,
+    parse,
+)
 
 EPILOG = """\
 trace syntax: events separated by ';' or newlines
   R|W|BA|GA B.W.L [@LOC]   thread (block B, warp W, lane L) accesses LOC (default @0)
+  BA|GA.acq|.rel|.ar ...   an atomic with acquire, release or both orders
+  fence B.W.L              __threadfence() by that thread (fence.b: _block)
   bsync B                  block B passes __syncthreads
-  wsync B.W                warp W of block B passes a full-mask __syncwarp
+  wsync B.W [MASK]         lanes MASK (default all) of warp W of block B: __syncwarp
+  gsync                    the grid passes this_grid().sync()
+the oracle models all of them (docs/semantics.md section 1); the table models
+neither partial masks nor fences nor memory orders, and says so per event
 example: hirace fsm --trace "W 0.0.0; bsync 0; R 0.1.0"
 """
 
@@ -53,9 +69,10 @@ def explain(trace: Trace) -> str:
     verdict = oracle.check(trace)
     rel_of = relation_table(trace.grid)
     block, warp = trace.grid.block_of(), trace.grid.warp_of()
+    gc = 0
     bc = [0] * trace.grid.threads
     wc = [0] * trace.grid.threads
-    shadow: dict[int, tuple[int, int, int, int]] = {}
+    shadow: dict[int, tuple[int, int, int, int, int]] = {}
     lines = [f"grid {trace.grid} (blocks x warps x lanes)"]
     lines.append(f"{'#':>3}  {'event':<18} {'rel':<4}{'sync':<5}{'state':<10}{'fsm':<8}oracle")
     for i in range(len(trace)):
@@ -65,16 +82,23 @@ def explain(trace: Trace) -> str:
                 bc[t] += block[t] == who
             lines.append(f"{i:>3}  {trace.format_event(i):<18}")
             continue
-        if op == WSYNC:
-            for t in range(trace.grid.threads):
-                wc[t] += warp[t] == who
-            lines.append(f"{i:>3}  {trace.format_event(i):<18}")
+        if op >= BSYNC:
+            # The table's clocks: a partial-mask warp barrier and a fence move
+            # none (docs/fsm.md, "What the table does not model").
+            if op == WSYNC and loc == 0:
+                for t in range(trace.grid.threads):
+                    wc[t] += warp[t] == who
+            gc += op == GSYNC
+            note = "(not modelled by the table)" if op in (FENCE, FENCE_BLOCK) or (
+                op == WSYNC and loc) else ""  # fmt: skip
+            lines.append(f"{i:>3}  {trace.format_event(i):<18} {note}".rstrip())
             continue
-        state, last, lbc, lwc = shadow.get(loc, (fsm.INIT, 0, 0, 0))
-        sync = fsm.Sync.B if bc[who] > lbc else fsm.Sync.W if wc[who] > lwc else fsm.Sync.U
+        state, last, lgc, lbc, lwc = shadow.get(loc, (fsm.INIT, 0, 0, 0, 0))
+        sync = (fsm.Sync.G if gc > lgc else fsm.Sync.B if bc[who] > lbc
+                else fsm.Sync.W if wc[who] > lwc else fsm.Sync.U)  # fmt: skip
         rel = fsm.Rel(int(rel_of[who, last]))
-        new = fsm.step(state, op, sync, rel)
-        shadow[loc] = (new, who, bc[who], wc[who])
+        new = fsm.step(state, int(action_of(op)), sync, rel)
+        shadow[loc] = (new, who, gc, bc[who], wc[who])
         fsm_says = "race" if new == fsm.RACE else "-"
         name = trace.locations[loc]
         race = verdict.races.get(name)

@@ -27,7 +27,7 @@ from hirace_py.errors import HiraceError
 from hirace_py.fsm import INIT, RACE, STATES, Sync, flat_index
 from hirace_py.murphi.rumur import Step
 from hirace_py.replay import relation_table, replay_trace
-from hirace_py.trace import BSYNC, WSYNC, Grid, Trace, parse
+from hirace_py.trace import BSYNC, GSYNC, WSYNC, Grid, Trace, parse
 
 KERNEL_END = "kernel end"
 
@@ -120,12 +120,16 @@ def _barrier_counts(trace: Trace, syncs: list[int | None], table: np.ndarray) ->
 
     state, last = INIT, 0
     rec_b = rec_w = (0, 0)
+    gsince = False
     for i, (op, who) in enumerate(zip(trace.ops.tolist(), trace.who.tolist(), strict=True)):
         if op == BSYNC:
             count[1 + who] += 1
             continue
         if op == WSYNC:
             count[1 + blocks + who] += 1
+            continue
+        if op == GSYNC:
+            gsince = True
             continue
         rel = int(rel_of[who, last])
         nexts = [int(table[flat_index(state, op, y, rel)]) for y in Sync]
@@ -136,11 +140,13 @@ def _barrier_counts(trace: Trace, syncs: list[int | None], table: np.ndarray) ->
             )
         y = Sync(sync)
         nb, nw = int(block_node[who]), int(warp_node[who])
-        if len(set(nexts)) > 1:
+        if (y == Sync.G) != gsince:
+            return None
+        if y != Sync.G and len({nexts[z] for z in Sync if z != Sync.G}) > 1:
             greater(nb, rec_b, y == Sync.B)
             if y != Sync.B:
                 greater(nw, rec_w, y == Sync.W)
-        state, last = nexts[y], who
+        state, last, gsince = nexts[y], who, False
         rec_b, rec_w = (nb, count[nb]), (nw, count[nw])
     return _solve(len(count), edges)
 
