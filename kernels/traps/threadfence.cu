@@ -1,5 +1,5 @@
 // __threadfence() is a memory fence, not a barrier: it creates no happens-before
-// edge (semantics.md 1 lists only block and warp barriers).
+// edge, and without an atomic flag observed after it no message (semantics.md 1.6).
 //
 // threadfence_not_barrier (2 blocks): thread 0 of block 0 writes data[0] [FW] and
 //   fences; every thread of block 1 fences and reads data[0] [FR].  Nothing orders
