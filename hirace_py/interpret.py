@@ -159,8 +159,12 @@ NOTICE_TEXTS = {
                    "pointers, or allocations that were not registered)",
     "narrow": "access(es) narrower than their variable's shadow unit: sub-unit "
               "neighbours are not told apart",
-    "partial_syncwarp": "__syncwarp call(s) with a partial mask were not counted as "
-                        "barriers; accesses they order may be reported as races",
+    "partial_syncwarp": "__syncwarp or group sync call(s) with a partial mask were not "
+                        "counted as barriers; accesses they order may be reported as races",
+    "fences": "__threadfence call(s): message passing through a fence and an atomic "
+              "flag is not modelled; data it orders may be reported as races",
+    "grid_syncs": "grid-group sync(s) were taken as block barriers; accesses of "
+                  "different blocks they order may be reported as races",
     "report_overflow": "race record(s) dropped: the report table was full "
                        "(raise report.capacity)",
     "shared_table_full": "__shared__ variable registration(s) dropped: too many "

@@ -37,7 +37,7 @@ import clang.cindex as ci
 
 from hirace_py import cuda_api
 from hirace_py.cuda_api import atomic_scopes
-from hirace_py.instrument import edits
+from hirace_py.instrument import edits, groups
 from hirace_py.instrument.files import (
     FRAME_DYNAMIC,
     FRAME_LOCALS,
@@ -74,6 +74,7 @@ BARRIERS = cuda_api.names("barrier")
 VALUE_BARRIERS = cuda_api.names("value_barrier")
 WARP_BARRIERS = cuda_api.names("warp_barrier")
 UNTRACKED_CALLS = cuda_api.names("untracked_memory")
+FENCES = cuda_api.names("fence")
 # Compiler built-ins that read or write memory the instrumentation cannot see into.
 UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove",
                       "__builtin_memcmp", "__builtin_strcpy", "__builtin_strncpy"}  # fmt: skip
@@ -857,6 +858,8 @@ class Planner:
     def visit_call(self, c: ci.Cursor, function: str, plan: FunctionPlan) -> None:
         callee = self.callee_name(c)
         ref = c.referenced
+        if self.plan_group_sync(c, plan):
+            return
         from_prelude = (
             ref is not None
             and ref.location.file is not None
@@ -903,6 +906,8 @@ class Planner:
                 plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.block_barrier())"))
             elif callee in VALUE_BARRIERS:
                 plan.edits.append(edits.wrap(s, e, f"{CTX}.block_barrier(", ")"))
+            elif callee in FENCES:
+                plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
             elif callee in WARP_BARRIERS:
                 if self.add_context_argument(c, callee, plan) and not any(
                     e.replace is not None and e.start == s for e in plan.edits
@@ -946,6 +951,20 @@ class Planner:
 
     def system_file(self, name: str) -> bool:
         return is_system(name, self.parsed.stub_dir)
+
+    def plan_group_sync(self, c: ci.Cursor, plan: FunctionPlan) -> bool:
+        """A cooperative-groups sync: keep the call, update the clocks after it."""
+        sync = groups.group_sync(c, self.explicit_arguments(c))
+        if sync is None:
+            return False
+        s, e = c.extent.start.offset, c.extent.end.offset
+        if sync.grid:
+            update = f"{CTX}.grid_barrier()"
+        else:
+            update = f"{CTX}.group_barrier(({self.text(sync.group)}).num_threads())"
+        plan.edits.append(edits.wrap(s, e, "(", f", {update})"))
+        return True
+
 
     # -- device function copies ------------------------------------------------
 

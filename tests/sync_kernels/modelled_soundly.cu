@@ -1,0 +1,37 @@
+// Race-free in docs/semantics.md section 1, reported by the runtime, which
+// models neither partial-mask warp barriers nor message passing (docs/fsm.md,
+// "What the table does not model"); the launch says so with a notice.
+//
+// masked_with_partner: lane 0 writes s[0]; lanes 0 and 1 pass __syncwarp(0x3)
+//   together; lane 1 reads s[0]. The barrier orders the pair (1.3).
+// last_block_fence: each block's thread 0 writes part[b], __threadfence(),
+//   then a relaxed atomicInc; the block with the last ticket reads all parts.
+//   The fence before the atomic releases and the observing device-scope
+//   atomic acquires (1.6, the CUDA guide's idiom).
+
+__global__ void masked_with_partner(int *out)
+{
+    __shared__ int s[32];
+    int lane = threadIdx.x % 32;
+    if (lane == 0)
+        s[0] = 1;
+    if (lane < 2)
+        __syncwarp(0x3u);
+    if (lane == 1)
+        out[0] = s[0];
+}
+
+__global__ void last_block_fence(int *part, unsigned *count, int *out)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = (int)blockIdx.x + 1;
+        __threadfence();
+        unsigned ticket = atomicInc(count, gridDim.x);
+        if (ticket == gridDim.x - 1) {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];
+            out[0] = sum;
+        }
+    }
+}
