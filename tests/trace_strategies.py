@@ -1,9 +1,9 @@
 """Hypothesis strategies for event traces that are often race-free for a while.
 
 Purely random traces race almost at once, so traces draw from a small cast
-of threads and mix reads and atomics with frequent barriers. `extended`
-adds the events of docs/semantics.md sections 1.3 and 1.6: masked warp
-barriers, grid barriers, fences, and atomics with memory orders.
+of threads and mix reads and atomics with frequent barriers (block, full-warp
+and grid). `extended` adds the rest of docs/semantics.md sections 1.3 and
+1.6: partial-mask warp barriers, fences, and atomics with memory orders.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ def traces(
     actions = [a for a, w in enumerate(weights) for _ in range(w)]
     n = draw(st.integers(1, max_events))
     ops, who, locs = [], [], []
-    kinds = ["access"] * 3 + ["bsync", "wsync"]
+    kinds = ["access"] * 6 + ["bsync"] * 2 + ["wsync"] * 2 + ["gsync"]
     if extended:
-        kinds += ["access"] * 3 + ["mask", "gsync", "fence"]
+        kinds += ["mask"] * 2 + ["fence"] * 2
     for _ in range(n):
         kind = draw(st.sampled_from(kinds))
         t = draw(st.sampled_from(cast))
