@@ -961,7 +961,9 @@ class Planner:
         if sync.grid:
             update = f"{CTX}.grid_barrier()"
         else:
-            update = f"{CTX}.group_barrier(({self.text(sync.group)}).num_threads())"
+            # size(): CUDA 13 declares thread_group::num_threads() but defines
+            # only size() for it; every group type has size().
+            update = f"{CTX}.group_barrier(({self.text(sync.group)}).size())"
         plan.edits.append(edits.wrap(s, e, "(", f", {update})"))
         return True
 

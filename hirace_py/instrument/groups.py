@@ -4,7 +4,7 @@ docs/semantics.md section 1.3: a thread block's sync is a block barrier, a
 tile's or coalesced group's sync a warp barrier over the group's lanes, and a
 grid group's sync a grid barrier. The instrumenter keeps the call and adds the
 runtime's clock update after it: `group_barrier(n)` with the group's
-`num_threads()` (a block barrier when the group is the whole block, a warp
+`size()` (a block barrier when the group is the whole block, a warp
 barrier over the tile's lanes when it fits in a warp), or `grid_barrier()`.
 
 Calls are recognised by the declaration they call, a function or method named

@@ -11,6 +11,7 @@ class thread_block {
   public:
     __device__ void sync() const { __syncthreads(); }
     __device__ unsigned num_threads() const { return blockDim.x * blockDim.y * blockDim.z; }
+    __device__ unsigned size() const { return num_threads(); }
     __device__ unsigned thread_rank() const { return threadIdx.x; }
 };
 
@@ -24,6 +25,7 @@ class thread_block_tile {
     }
     __device__ void sync() const { __syncwarp(mask()); }
     __device__ unsigned num_threads() const { return N; }
+    __device__ unsigned size() const { return N; }
     __device__ unsigned thread_rank() const { return threadIdx.x % N; }
     __device__ unsigned meta_group_rank() const { return threadIdx.x / N; }
 };
@@ -39,6 +41,7 @@ class grid_group {
     __device__ unsigned long long num_threads() const {
         return 1ull * gridDim.x * blockDim.x;
     }
+    __device__ unsigned long long size() const { return num_threads(); }
 };
 
 __device__ inline grid_group this_grid() { return grid_group(); }
