@@ -967,7 +967,6 @@ class Planner:
         plan.edits.append(edits.wrap(s, e, "(", f", {update})"))
         return True
 
-
     # -- device function copies ------------------------------------------------
 
     def signature_edits(self, fn: ci.Cursor) -> list[edits.Edit] | None:
