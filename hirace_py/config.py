@@ -22,11 +22,11 @@ or range, is a `ConfigError` naming the key and what is allowed.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hirace_py import tomlfile
 from hirace_py.errors import HiraceError
 
 
@@ -136,12 +136,4 @@ def from_dict(doc: dict[str, Any], source: str = "<config>") -> Config:
 def load(path: str | Path) -> Config:
     """Read and validate a hirace.toml file."""
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a UTF-8 text file (a TOML configuration)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    return from_dict(doc, str(path))
+    return from_dict(tomlfile.read(path, "a TOML configuration", ConfigError), str(path))

@@ -17,6 +17,7 @@ from typing import Any
 
 from hirace_py.config import Config
 from hirace_py.errors import InputError
+from hirace_py.fsm import Action
 from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
 from hirace_py.instrument.state import ALLOCATION_BIT
@@ -33,8 +34,6 @@ from hirace_py.shadow import ShadowLayout, ShadowLimitError
 
 FORMAT = "hirace-dump"
 VERSION = 1
-ACTIONS = ("R", "W", "BA", "GA")
-"""Site actions by the number the unit tables give them."""
 Unit = tuple[list[Site], list[str]]
 """A program unit's sites and variable names."""
 
@@ -42,7 +41,7 @@ Unit = tuple[list[Site], list[str]]
 def _units(doc: dict[str, Any]) -> list[Unit]:
     units = []
     for u in doc["units"]:
-        sites = [Site(i, file, line, column, ACTIONS[action], function, expr)
+        sites = [Site(i, file, line, column, Action(action).name, function, expr)
                  for i, (file, line, column, action, expr, function)
                  in enumerate(u["sites"])]  # fmt: skip
         units.append((sites, list(u["variables"])))

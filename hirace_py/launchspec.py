@@ -6,13 +6,13 @@ error names the file and the key, e.g. `spec.toml: launch[1].args.x.dtype`.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hirace_py import tomlfile
 from hirace_py.errors import HiraceError
 
 DTYPES = (
@@ -178,14 +178,8 @@ def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()
 
 
 def load_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise SpecError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise SpecError(f"{path}: not a UTF-8 text file (a TOML launch spec)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: invalid TOML: {exc}") from None
+    """A spec or manifest file's document; SpecError naming the file if unusable."""
+    return tomlfile.read(path, "a TOML launch spec", SpecError)
 
 
 def load(path: str | Path) -> list[LaunchSpec]:

@@ -1,5 +1,7 @@
 """`hirace verify`: Rumur checks the real table, and catches behaviour-changing mutations.
 
+Only the check of the real table runs Rumur in the default suite; the
+mutation and counterexample runs are marked slow (`pytest -m slow`).
 These tests run Rumur and a C compiler (scripts/setup.sh installs both); they
 fail, rather than skip, without them, because CI must run the check.
 
@@ -103,6 +105,7 @@ def test_verify_passes_on_the_real_table(capsys: pytest.CaptureFixture[str]) -> 
     assert states > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "invariant"),
     [
@@ -144,6 +147,7 @@ def _csv(table: np.ndarray) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_cli_reports_the_counterexample_for_a_table_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -171,22 +175,23 @@ def test_missing_rumur_is_a_one_line_error(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     code, _, err = run(capsys, "verify")
-    assert code == 2
+    assert code == 3
     assert err.strip().count("\n") == 0 and "rumur not found" in err and "scripts/setup.sh" in err
 
 
+@pytest.mark.slow
 def test_compiler_failure_is_a_one_line_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CC", "false")
     code, _, err = run(capsys, "verify")
-    assert code == 2
+    assert code == 3
     assert err.strip().count("\n") == 0 and "false failed on the verifier" in err
 
 
 def test_timeout_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "verify", "--timeout", "0.01")
-    assert code == 2
+    assert code == 3
     assert err.strip().count("\n") == 0 and "did not finish within --timeout 0.01 s" in err
 
 

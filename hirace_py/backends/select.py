@@ -11,7 +11,6 @@ from hirace_py.instrument.model import Tables
 BACKENDS = ("auto", "cpu", "cupy")
 
 
-@functools.cache
 def cupy_status() -> tuple[bool, str]:
     """Whether CuPy imports and sees a CUDA device, and if not, why (one line)."""
     try:
@@ -30,8 +29,9 @@ def cupy_status() -> tuple[bool, str]:
     return True, f"{count} CUDA device(s) through CuPy"
 
 
+@functools.cache
 def gpu_usable() -> bool:
-    """True when CuPy imports and sees a CUDA device."""
+    """True when CuPy imports and sees a CUDA device (asked once per process)."""
     return cupy_status()[0]
 
 

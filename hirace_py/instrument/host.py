@@ -31,6 +31,7 @@ import json
 import clang.cindex as ci
 
 from hirace_py.config import Config
+from hirace_py.fsm import Action
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import PRELUDE, K, Planner, _attrs, _children, _strip, gran_log2
 from hirace_py.instrument.model import Tables
@@ -39,7 +40,6 @@ from hirace_py.instrument.parse import unary_operator
 ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync"}
 FREES = {"cudaFree", "cudaFreeAsync"}
 CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
-ACTIONS = {"R": 0, "W": 1, "BA": 2, "GA": 3}
 
 
 def _c_string(text: str) -> str:
@@ -295,7 +295,7 @@ def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]],
                 f"{'true' if config.blocks else 'false'}, {lo}ull, {hi}ull")  # fmt: skip
     sites = (
         ",\n".join(
-            f"  {{{_c_string(s.file)}, {s.line}u, {s.column}u, {ACTIONS[s.action]}u, "
+            f"  {{{_c_string(s.file)}, {s.line}u, {s.column}u, {int(Action[s.action])}u, "
             f"{_c_string(s.expr)}, {_c_string(s.function)}}}"
             for s in tables.sites
         )

@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from hirace_py.errors import HiraceError
+from hirace_py.errors import ToolFailure
 
 SETUP_HINT = "run scripts/setup.sh to install it"
 
@@ -66,7 +66,7 @@ class _Deadline:
                 raise subprocess.TimeoutExpired(argv, 0)
             return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=left)
         except subprocess.TimeoutExpired:
-            raise HiraceError(
+            raise ToolFailure(
                 f"{what} did not finish within --timeout {self.seconds:g} s; "
                 "raise --timeout or check a smaller --grid"
             ) from None
@@ -75,7 +75,7 @@ class _Deadline:
 def _tool(name: str, hint: str) -> str:
     path = shutil.which(name)
     if path is None:
-        raise HiraceError(f"{name} not found on PATH; {hint}")
+        raise ToolFailure(f"{name} not found on PATH; {hint}")
     return path
 
 
@@ -94,7 +94,7 @@ def check(model: str, workdir: Path, timeout: float) -> Outcome:
     """Write `model` to workdir/fsm_model.m, build its verifier there, run it, parse the result.
 
     workdir also receives fsm_model.c, the verifier and its XML output
-    (verifier.xml). Raises HiraceError when Rumur or the compiler is missing
+    (verifier.xml). Raises ToolFailure when Rumur or the compiler is missing
     or fails, when the whole check takes longer than `timeout` seconds, or
     when the verifier reports something other than an invariant failure.
     """
@@ -117,11 +117,11 @@ def check(model: str, workdir: Path, timeout: float) -> Outcome:
         workdir,
     )  # fmt: skip
     if done.returncode != 0:
-        raise HiraceError(f"rumur rejected the model: {_first_line(done.stderr + done.stdout)}")
+        raise ToolFailure(f"rumur rejected the model: {_first_line(done.stderr + done.stdout)}")
     argv = [compiler, "-std=c11", "-O3", *_compiler_flags(), "-o", "verifier", "fsm_model.c"]
     done = deadline.run("the C compiler", [*argv, "-lpthread"], workdir)
     if done.returncode != 0:
-        raise HiraceError(
+        raise ToolFailure(
             f"{compiler} failed on the verifier Rumur generated: "
             f"{_first_line(done.stderr + done.stdout)}"
         )
@@ -138,12 +138,12 @@ def _parse(xml: str, stderr: str, seconds: float, build_seconds: float, version:
     try:
         root = ET.fromstring(xml)
     except ET.ParseError:
-        raise HiraceError(
+        raise ToolFailure(
             f"the verifier's output is not Rumur's XML: {_first_line(stderr + xml)}"
         ) from None
     summary = root.find("summary")
     if summary is None:
-        raise HiraceError(f"the verifier stopped without a summary: {_first_line(stderr)}")
+        raise ToolFailure(f"the verifier stopped without a summary: {_first_line(stderr)}")
     failed = None
     steps: list[Step] = []
     error = root.find("error")
@@ -151,7 +151,7 @@ def _parse(xml: str, stderr: str, seconds: float, build_seconds: float, version:
         message = error.findtext("message", "")
         names = [n for n in ("soundness", "completeness") if message == f'invariant "{n}" failed']
         if not names:
-            raise HiraceError(f"the verifier reported an error in the model: {message}")
+            raise ToolFailure(f"the verifier reported an error in the model: {message}")
         failed = names[0]
         for transition in error.iterfind("transition"):
             text = (transition.text or "").strip()
