@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hirace_py import dump
 from hirace_py.cli import main
 from hirace_py.errors import HiraceError
 from hirace_py.program_inputs import CUDA, CXX, LINK, C, kind_of, nvcc_link_flags
@@ -83,13 +84,16 @@ def test_cpu_build_links_c_cxx_objects_and_libraries(tmp_path: Path) -> None:
     out = tmp_path / "app"
     assert main(["build", *args, "-o", str(out), "--cpu"]) == 0
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(tmp_path / "app.dump")
     run = subprocess.run([str(out)], capture_output=True, text=True, env=env, timeout=120,
                          check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
     # Threads run in order on the CPU: a = {7, 1, 1, 1}.
     assert run.stdout == "105 70 8 10 two words\n"
     # The buffer allocated in alloc.cpp is monitored: the race on it is reported.
-    assert "Race (write-write) on global memory: 'p' in kernel inc" in run.stderr
+    report = dump.load(tmp_path / "app.dump")
+    assert [(launch.kernel, r.kind, r.space, r.variable) for launch in report.launches
+            for r in launch.races] == [("inc", "write-write", "global", "p")]  # fmt: skip
     work = Path(f"{out}.hirace")
     assert (work / "alloc.hirace.cu").is_file()  # CUDA host C++: instrumented
     assert not (work / "host.hirace.cu").exists()  # plain C++: compiled as it is
