@@ -103,3 +103,18 @@ def test_indigo_suite_with_both_engines_and_with_values_alone(
     [values] = json.loads(capsys.readouterr().out)
     assert (values["engine"], values["found"], values["missed"]) == ("values", 1, 1)
     assert [c["code"] for c in values["missed_codes"]] == ["pull_warp_guardBug.cu"]
+
+
+@pytest.mark.parametrize("engine", ["values", "both"])
+def test_the_values_engine_checks_arguments_as_the_fsm_engine_does(
+    files: tuple[Path, Path], engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A float32 array for `int *a` is one error naming the parameter, exit 2,
+    before anything runs, whichever engine runs the launch."""
+    kernel, spec = files
+    spec.write_text(SPEC.replace('args.a = { dtype = "int32"', 'args.a = { dtype = "float32"'))
+    code = main(["check", str(kernel), "--launch", str(spec), "--engine", engine])
+    err = capsys.readouterr().err
+    assert code == 2
+    errors = [line for line in err.splitlines() if line.startswith("hirace: error:")]
+    assert len(errors) == 1 and "parameter a (int *)" in errors[0], err

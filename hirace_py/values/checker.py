@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hirace_py.arguments import check_arguments
 from hirace_py.backends.base import Buffer
 from hirace_py.backends.cpu_device import CpuModule
 from hirace_py.backends.select import resolve
@@ -82,18 +83,10 @@ class ValuesChecker:
         return self.instrumented.tables
 
     def kernel_info(self, kernel: str, args: Sequence[object]) -> Kernel:
-        """The kernel's parameters, checked against `args` (TypeError naming the parameter)."""
-        try:
-            info = self.tables.kernel(kernel)
-        except KeyError as exc:
-            raise TypeError(str(exc.args[0])) from None
-        if len(args) != len(info.params):
-            raise TypeError(f"kernel {kernel} takes {len(info.params)} arguments, "
-                            f"got {len(args)}")  # fmt: skip
-        for p, a in zip(info.params, args, strict=True):
-            if p.pointer != isinstance(a, np.ndarray):
-                raise TypeError(f"kernel {kernel} parameter {p.name} ({p.type}): "
-                                f"got {type(a).__name__}")  # fmt: skip
+        """The kernel's parameters, checked against `args` as the FSM engine checks
+        them: UnknownKernel, or ArgumentMismatch naming the parameter."""
+        info = self.tables.kernel(kernel)
+        check_arguments(info, args)
         return info
 
     def launch(
