@@ -4,13 +4,15 @@ hirace check kernel.cu --launch spec.toml   # the launches of a spec
 hirace check kernel.cu --kernel K --grid G --block B [--arg n=1024] [--seeds N]
                                            # one kernel, arguments generated (no spec)
 hirace check kernels/                      # a litmus suite (manifest.toml)
-hirace check SUITE_DIR --inputs G.egr...   # an Indigo-generated suite (indigo/README.md)
+hirace check SUITE_DIR --inputs G.egr...   # a labeled suite of programs (docs/indigo.md)
 
-For a suite, --threads (default 256) and --blocks (default 1024) are the
-launch configuration, --jobs runs codes in parallel processes, --db keeps the
-results in SQLite (a rerun resumes), --progress shows a progress bar also when
-stderr is not a terminal. Exit status: 0 clean (no race, every case as
-expected), 1 races or findings, 2 usage or input error, 3 tool failure.
+For a suite, every .cu file is a program, built once and run on every input
+with the command line --args (default "{input} {threads} {blocks}"; --threads
+256 and --blocks 1024 by default), -I/-D apply to its build, --jobs runs codes
+in parallel processes, --db keeps the results in SQLite (a rerun resumes),
+--progress shows a progress bar also when stderr is not a terminal. Exit
+status: 0 when every code matches its labels, 1 with a miss, a false alarm or
+an error row, 2 on bad input, 3 on a tool failure.
 """
 
 from __future__ import annotations
@@ -63,12 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deterministic", action="store_true",
                    help="results are the values engine's union copies: the same for every "
                    "schedule (needs --engine values or both)")
-    p.add_argument("--format", choices=sorted(FORMATS), default="text",
-                   help="report format; suites write text or json")  # fmt: skip
+    p.add_argument("--format", choices=sorted([*FORMATS, "csv"]), default="text",
+                   help="csv: for suites (--inputs) only")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="time limit of each launch on the CPU backend (default: "
-                   "$HIRACE_TIMEOUT, else 60)")  # fmt: skip
+                   "$HIRACE_TIMEOUT, else 60); for a suite, of each program's run "
+                   f"(default {TIMEOUT:g})")  # fmt: skip
     add_compile_options(p)
     k = p.add_argument_group("a kernel file without a spec")
     k.add_argument("--kernel", metavar="NAME", help="check this kernel with generated arguments")
@@ -79,12 +82,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "reals 1.0; arrays are generated)")  # fmt: skip
     k.add_argument("--seeds", type=int, metavar="N",
                    help="launches with other random inputs and schedules (default: 1)")  # fmt: skip
-    g = p.add_argument_group("Indigo suites (with --inputs)")
-    g.add_argument("--inputs", type=Path, nargs="+", metavar="GRAPH.egr",
-                   help="check TARGET as an Indigo suite on these ECL graphs")  # fmt: skip
-    g.add_argument("--threads", type=int, help=f"threads per block (default: {THREADS})")
-    g.add_argument("--blocks", type=int, help=f"number of blocks (default: {BLOCKS})")
-    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default: 1)")
+    g = p.add_argument_group("labeled suites of programs (with --inputs)")
+    g.add_argument("--inputs", type=Path, nargs="+", metavar="INPUT",
+                   help="check TARGET as a suite, running every code on these inputs")  # fmt: skip
+    g.add_argument("--threads", type=int, help=f"{{threads}} of --args (default {THREADS})")
+    g.add_argument("--blocks", type=int, help=f"{{blocks}} of --args (default {BLOCKS})")
+    g.add_argument("--args", metavar="TEMPLATE",
+                   help="each program's command line after its name, shell-quoted, with "
+                   "{input}, {threads} and {blocks} (default: '{input} {threads} {blocks}')")
+    g.add_argument("--matches", metavar="REGEX",
+                   help="an output line saying the results match the serial code's")  # fmt: skip
+    g.add_argument("--differs", metavar="REGEX",
+                   help="an output line saying the results differ from the serial code's")
+    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default 1)")
     g.add_argument("--db", type=Path, metavar="FILE.sqlite",
                    help="store results here as they finish; rerunning resumes")  # fmt: skip
     g.add_argument("--progress", action="store_true",
@@ -94,7 +104,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 THREADS = 256
 BLOCKS = 1024
-SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress")
+TIMEOUT = 120.0
+SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress", "args", "matches", "differs")
 NO_SPEC = ("kernel", "grid", "block", "arg", "seeds")
 
 
@@ -106,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
         return run_indigo(args)
     for name in SUITE_ONLY:
         if getattr(args, name) not in (None, False):
-            raise HiraceError(f"--{name} applies to Indigo suites only (give --inputs)")
+            raise HiraceError(f"--{name} applies to suites only (give --inputs)")
+    if args.format == "csv":
+        raise HiraceError("--format csv applies to suites only (give --inputs)")
     if target.is_dir():
         if not (target / "manifest.toml").is_file():
             raise HiraceError(
@@ -211,42 +224,91 @@ def run_suite(args: argparse.Namespace) -> int:
     return ExitCode.CLEAN if all(r.ok for r in results) else ExitCode.FINDINGS
 
 
+def _suite_backend(name: str) -> tuple[str, str]:
+    """'cpu' or 'gpu' for a suite's programs, and why; one error before the run
+    (never a row per code) when the GPU asked for is not usable."""
+    from hirace_py.backends.select import require
+    from hirace_py.program import gpu_usable
+
+    if name == "cpu":
+        return "cpu", "backend cpu: programs built with hirace build --cpu"
+    if name == "cupy":
+        require(name)
+    usable, why = gpu_usable()
+    if name == "cupy" and not usable:
+        raise HiraceError(f"--backend cupy: no GPU to run the programs on ({why})")
+    if usable:
+        return "gpu", f"programs built with nvcc and run on the GPU ({why})"
+    return "cpu", f"backend auto: {why}; programs built with hirace build --cpu"
+
+
+def _pattern(value: str | None, default: str, option: str) -> str:
+    import re
+
+    if value is None:
+        return default
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise HiraceError(f"{option} {value!r}: not a regular expression: {exc}") from None
+    return value
+
+
 def _indigo_request(args: argparse.Namespace) -> Request:
     """Validate the suite options; HiraceError naming the bad one."""
-    from hirace_py.backends.select import require, resolve
-    from hirace_py.indigo.driver import Settings
+    import shlex
+
+    from hirace_py.commands.common import defines
+    from hirace_py.indigo import programs
     from hirace_py.indigo.runner import Request
 
     if not args.target.is_dir():
         raise HiraceError(f"{args.target}: --inputs needs a suite directory to check")
-    for name, option in (("launch", "--launch"), ("include_dirs", "-I"), ("defines", "-D")):
-        if getattr(args, name):
-            raise HiraceError(f"{option} does not apply to an Indigo suite")
-    if args.format not in ("text", "json"):
-        raise HiraceError(f"--format {args.format}: a suite's summary is text or json")
+    if args.launch:
+        raise HiraceError("--launch does not apply to a suite")
+    if args.engine != "fsm":
+        raise HiraceError(f"--engine {args.engine}: a suite's programs run whole (hirace build), "
+                          "which only the fsm engine supports (docs/engines.md)")  # fmt: skip
+    if args.format not in ("text", "json", "csv"):
+        raise HiraceError(f"--format {args.format}: a suite's summary is text, json or csv")
     threads = THREADS if args.threads is None else args.threads
-    if not (32 <= threads <= 1024 and threads % 32 == 0):
-        raise HiraceError(f"--threads {threads}: the Indigo driver needs a multiple of 32 "
-                          "from 32 to 1024")  # fmt: skip
+    if not 1 <= threads <= 1024:
+        raise HiraceError(f"--threads {threads}: must be from 1 to 1024")
     blocks = BLOCKS if args.blocks is None else args.blocks
     if not 1 <= blocks <= 2**31 - 1:
         raise HiraceError(f"--blocks {blocks}: must be from 1 to {2**31 - 1}")
     jobs = 1 if args.jobs is None else args.jobs
     if jobs < 1:
         raise HiraceError(f"--jobs {jobs}: must be at least 1")
+    timeout = TIMEOUT if args.timeout is None else args.timeout
+    if not timeout > 0:
+        raise HiraceError(f"--timeout {timeout:g}: must be positive")
+    try:
+        template = programs.DEFAULT_ARGS if args.args is None else tuple(shlex.split(args.args))
+    except ValueError as exc:
+        raise HiraceError(f"--args {args.args!r}: {exc}") from None
     seen: set[Path] = set()
     for path in args.inputs:
         if not path.is_file():
-            raise HiraceError(f"{path}: no such graph file")
+            raise HiraceError(f"{path}: no such input file")
         if path.resolve() in seen:
             raise HiraceError(f"{path}: given twice in --inputs")
         seen.add(path.resolve())
+    for d in args.include_dirs:
+        if not Path(d).is_dir():
+            raise HiraceError(f"-I {d}: no such directory")
     if args.db is not None and args.db.exists() and not args.db.is_file():
         raise HiraceError(f"--db {args.db}: not a file")
-    backend, note = resolve(args.backend)
-    require(backend)  # an unusable backend is one error, not a row per code
+    backend, note = _suite_backend(args.backend)
     print(f"hirace: {note}", file=sys.stderr)
-    settings = Settings(threads, blocks, backend, config(args), args.engine)
+    settings = programs.Settings(
+        threads, blocks, backend, config(args), template,
+        tuple(str(Path(d).resolve()) for d in args.include_dirs),
+        tuple(sorted(defines(args).items())), timeout,
+        _pattern(args.matches, programs.DEFAULT_MATCHES, "--matches"),
+        _pattern(args.differs, programs.DEFAULT_DIFFERS, "--differs"),
+    )  # fmt: skip
+    settings.command(Path("program"), programs.Input("input", Path("input"), ""))
     progress = args.progress or sys.stderr.isatty()
     return Request(args.target, tuple(args.inputs), settings, jobs, args.db, progress)
 
@@ -268,11 +330,14 @@ def run_indigo(args: argparse.Namespace) -> int:
     s = request.settings
     if args.format == "json":
         setup = {"threads": s.threads, "blocks": s.blocks, "backend": s.backend,
-                 "engine": s.engine}
+                 "args": list(s.args)}  # fmt: skip
         text = summary.to_json(outcome.summaries, setup)
+    elif args.format == "csv":
+        text = summary.to_csv(outcome.summaries)
     else:
-        text = (f"Indigo suite {args.target}: {outcome.codes} codes, threads {s.threads}, "
-                f"blocks {s.blocks}, backend {s.backend}, engine {s.engine}\n\n")  # fmt: skip
+        text = (f"Suite {args.target}: {outcome.codes} codes, run as: PROGRAM "
+                f"{' '.join(s.args)} (threads {s.threads}, blocks {s.blocks}), "
+                f"backend {s.backend}\n\n")  # fmt: skip
         text += summary.table(outcome.summaries) + summary.details(outcome.summaries)
     output.write(text)
     bad = ("missed", "false_alarms", "errors")

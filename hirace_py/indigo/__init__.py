@@ -1,5 +1,9 @@
-"""Indigo-suite support: ECL graph files, graph generators, structural properties.
+"""Labeled suites of CUDA programs (Indigo, Indigo3, the mini-suite) and their inputs.
 
+- `suite`: the codes of a suite and the labels their file names carry;
+  `programs`: one code built as its own program and run on each input;
+  `runner`, `pool`, `results`, `summary`, `progress`: `hirace check SUITE
+  --inputs ...` (docs/indigo.md);
 - `ecl`: the `Graph` (CSR) type and the ECL file reader/writer.
 - `generators`: seeded graph families (dag, counter_dag, power_law, star, grid,
   binary_tree) for suite inputs.

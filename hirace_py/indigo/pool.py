@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
 from hirace_py.errors import ToolFailure
-from hirace_py.indigo.driver import CodeRunner, Input, Settings
+from hirace_py.indigo.programs import CodeRunner, Input, Settings
 from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.suite import Code
 

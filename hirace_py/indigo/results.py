@@ -1,9 +1,11 @@
 """Suite results: one row per code x input x configuration, kept in SQLite.
 
 A row's key is the code (path relative to the suite and SHA-256 of its text),
-the input (SHA-256 of the graph file), and the configuration: threads per
-block, blocks, the concrete backend and a hash of the hirace config. A changed
-code or graph file therefore gets new rows instead of reusing stale ones.
+the input (SHA-256 of the input file), and the configuration: threads per
+block, blocks, the concrete backend and a hash of everything else that decides
+a run (the command-line template, include directories and defines, the time
+limit, the output patterns, the hirace config). A changed code or input file
+therefore gets new rows instead of reusing stale ones.
 
 Guarantees: every `add` is committed before it returns (an interrupted run
 loses only the runs still in flight); `done` lists exactly the keys already
@@ -13,17 +15,15 @@ schema is a HiraceError naming it, never overwritten.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 
-SCHEMA = "hirace-indigo-results 1"
+SCHEMA = "hirace-suite-results 2"
 
 _COLUMNS = """
     code TEXT NOT NULL, code_sha TEXT NOT NULL, input_sha TEXT NOT NULL,
@@ -33,6 +33,7 @@ _COLUMNS = """
     expected_racy INTEGER NOT NULL, expected_bounds INTEGER NOT NULL,
     races TEXT NOT NULL, bounds TEXT NOT NULL, differs INTEGER, serial_error TEXT NOT NULL,
     error TEXT NOT NULL, notices TEXT NOT NULL, warnings TEXT NOT NULL,
+    exit_status INTEGER, output TEXT NOT NULL, stderr TEXT NOT NULL,
     compile_s REAL NOT NULL, run_s REAL NOT NULL, finished TEXT NOT NULL,
     PRIMARY KEY (code, code_sha, input_sha, threads, blocks, backend, config_hash)
 """
@@ -52,17 +53,24 @@ class RunResult:
     races: list[dict] = field(default_factory=list)
     """Each race's JSON (report.Race.to_json) plus its sorted line pair, "lines"."""
     bounds: list[dict] = field(default_factory=list)
-    """Out-of-bounds accesses found: argument, index, length, write, line, message."""
+    """Out-of-bounds accesses found (file, line, thread, block, allocation, offset...)."""
     differs: bool | None = None
-    """verify_result rejected the kernel's results; None when not compared."""
+    """The program said its results differ from the serial code's; None when
+    its output did not say."""
     serial_error: str = ""
-    """Why the results were not compared with serial_code, if they were not."""
+    """Why the results were not compared with the serial code, if they were not."""
     error: str = ""
-    """Why the code could not be instrumented, compiled or run: an error row."""
+    """Why the code could not be built or run: an error row."""
     notices: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     compile_s: float = 0.0
     run_s: float = 0.0
+    exit_status: int | None = None
+    """The program's exit status (negative: the signal that ended it)."""
+    output: str = ""
+    """The end of the program's stdout."""
+    stderr: str = ""
+    """The end of the program's stderr."""
 
     @property
     def status(self) -> str:
@@ -81,15 +89,6 @@ class Setup:
     blocks: int
     backend: str
     config_hash: str
-
-
-def config_hash(config: Config, engine: str = "fsm") -> str:
-    """A short hash of every setting of `config` (not where it was read from) and
-    of the race engine when it is not the default (so FSM results stay valid)."""
-    values = {f.name: getattr(config, f.name) for f in fields(config) if f.name != "source"}
-    if engine != "fsm":
-        values["engine"] = engine
-    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class ResultsDB:
@@ -124,7 +123,7 @@ class ResultsDB:
             found = row[0] if row else None
         if found != SCHEMA or "runs" not in tables:
             raise HiraceError(
-                f"{self.path}: not a hirace Indigo results database of schema {SCHEMA!r} "
+                f"{self.path}: not a hirace suite results database of schema {SCHEMA!r} "
                 f"(found {found!r}); give another --db file"
             )
 

@@ -1,16 +1,13 @@
-"""Checking a whole Indigo suite: find the codes, skip finished runs, run the
+"""Checking a whole labeled suite: find the codes, skip finished runs, run the
 rest (in this process or in worker processes), store every row as it comes.
 
-Compile work shared across codes and inputs:
-- the CPU backend's runtime library and hirace's runtime header are built and
+Build work shared across codes and inputs:
+- the CPU backend's program runtime and hirace's runtime header are built and
   rendered once, here in the parent, before any worker starts;
-- the CPU backend caches every compiled module on disk by content hash, so
-  identical codes and reruns compile once, and host builds of serial_code are
-  cached the same way and shared by the bug variants of a pattern (serial.py);
-- each code is instrumented and compiled once per run and launched on all of
-  its inputs by the same process (a task is one code and its pending inputs);
-- each input graph and its initial arrays (with the rand() sequence) are built
-  once, in the parent, and handed to every worker.
+- every program is built once (a task is one code and its pending inputs, so
+  one process builds it and runs it on all of them) and cached on disk by
+  content (`hirace_py.program.cached_build`), so reruns and identical codes
+  build once.
 """
 
 from __future__ import annotations
@@ -21,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hirace_py.errors import HiraceError
-from hirace_py.indigo.driver import CodeRunner, Input, Settings, load_input
 from hirace_py.indigo.pool import Pool, Task
+from hirace_py.indigo.programs import CodeRunner, Input, Settings, load_input
 from hirace_py.indigo.progress import Progress
-from hirace_py.indigo.results import ResultsDB, RunResult, Setup, config_hash
-from hirace_py.indigo.stub import stub_root
+from hirace_py.indigo.results import ResultsDB, RunResult, Setup
 from hirace_py.indigo.suite import Code, discover
 from hirace_py.indigo.summary import InputSummary, summarise
 from hirace_py.instrument.runtime import include_dir
@@ -70,11 +66,10 @@ def plan(codes: list[Code], inputs: list[Input], done: set[tuple[str, str, str]]
 def prepare(settings: Settings) -> None:
     """Build what every code shares before workers start (they would race on it)."""
     include_dir()
-    stub_root()
     if settings.backend == "cpu":
-        from hirace_py.backends.cpu_runtime import runtime
+        from hirace_py.backends.cpu_program import program_runtime
 
-        runtime()
+        program_runtime()
 
 
 def execute(
@@ -100,16 +95,12 @@ def check_suite(request: Request, note: Callable[[str], None]) -> Outcome:
     `note` receives one-line remarks for the user (skipped files, what is
     reused). Bad inputs raise HiraceError before anything runs.
     """
-    codes, skipped = discover(request.root)
-    for s in skipped:
-        note(f"skipped {s.rel}: not an Indigo code ({s.reason})")
+    codes = discover(request.root)
     if not codes:
-        raise HiraceError(f"{request.root}: no Indigo codes (.cu files that define test_kernel "
-                          "and include indigo_cuda.h) found")  # fmt: skip
+        raise HiraceError(f"{request.root}: no codes (.cu files) found")
     inputs = [load_input(path) for path in request.inputs]
     settings = request.settings
-    setup = Setup(settings.threads, settings.blocks, settings.backend,
-                  config_hash(settings.config, settings.engine))  # fmt: skip
+    setup = Setup(settings.threads, settings.blocks, settings.backend, settings.key())
     db = ResultsDB(request.db)
     try:
         tasks = plan(codes, inputs, db.done(setup))

@@ -6,18 +6,20 @@ Counting (each row is one code on one input):
   `false_alarms`: rows not expected racy that reported one.
 - `errors`: rows whose code failed to instrument, compile or run. They are
   counted in none of found, missed or false alarms (never as race-free).
-- `bounds`: rows where an out-of-bounds access was detected (boundsBug codes
+- `bounds`: rows where an out-of-bounds access was detected (bounds-bug codes
   are not racy: a race reported there is a false alarm like any other);
-  `bounds_unexpected` / `bounds_undetected`: detections in codes without the
-  boundsBug tag / boundsBug codes without a detection.
-- `differs`: rows (not errors) whose results verify_result rejected against
-  serial_code; `differs_race_free` the part of them whose code has no race
-  bug; `serial_unchecked`: rows (not errors) that could not be compared.
+  `bounds_unexpected` / `bounds_undetected`: detections in codes without a
+  bounds tag / bounds-tagged codes without a detection.
+- `differs`: rows (not errors) whose program said its results differ from the
+  serial code's; `differs_race_free` the part of them whose code has no race
+  bug; `serial_unchecked`: rows (not errors) whose output did not say.
 - `notices`: rows (not errors) with accesses the checker did not check.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -127,22 +129,29 @@ def race_text(race: dict, indent: str = "    ") -> list[str]:
 
 
 def _bounds_text(b: dict) -> str:
-    what = "write" if b["write"] else "read"
-    at = f" at line {b['line']}" if b["line"] else ""
-    return f"{what} of {b['argument']}[{b['index']}] (length {b['length']}){at}"
+    """One out-of-bounds finding: from the race report, or a launch the CPU
+    backend stopped at one (then its message says it all)."""
+    if b.get("stopped_launch"):
+        return f"{b['message']} (the launch stopped there)"
+    what = "write" if b.get("write") else "read"
+    where = f"{b.get('file', '?')}:{b.get('line', '?')}"
+    thread = tuple(b.get("thread", ())), tuple(b.get("block", ()))
+    return (f"{what} at {where} by thread {thread[0]} in block {thread[1]}: "
+            f"{b.get('offset', '?')} byte(s) past the end of '{b.get('allocation', '?')}' "
+            f"({b.get('size', '?')} bytes), {b.get('count', 1)} time(s)")  # fmt: skip
 
 
 def details(summaries: list[InputSummary]) -> str:
     """Every miss, false alarm (with its races), error, bounds detection,
-    race-free code that differs from serial_code, and unchecked comparison."""
+    race-free code that differs from the serial code, and unchecked comparison."""
     sections: dict[str, list[str]] = {
         "Missed (race bug tag, no race reported)": [],
         "False alarms (no race bug tag, races reported)": [],
         "Errors (not counted as race-free)": [],
         "Out-of-bounds accesses (not races)": [],
-        "boundsBug codes without a detected out-of-bounds access": [],
-        "Codes without a race bug whose results differ from serial_code": [],
-        "Results not compared with serial_code": [],
+        "Codes with a bounds tag without a detected out-of-bounds access": [],
+        "Codes without a race bug whose results differ from the serial code's": [],
+        "Results not compared with the serial code": [],
         "Runs with accesses the checker did not check": [],
     }
     titles = list(sections)
@@ -189,6 +198,22 @@ def _indent(text: str) -> str:
     return "\n      ".join(lines)
 
 
+def to_csv(summaries: list[InputSummary]) -> str:
+    """The table as CSV: a header, one line per input, a total line."""
+    out = io.StringIO()
+    keys = [key for _, key in COLUMNS[1:]]
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["input", *keys])
+    totals = dict.fromkeys(keys, 0)
+    for s in summaries:
+        counts = s.counts()
+        w.writerow([s.input, *(counts[k] for k in keys)])
+        for k in keys:
+            totals[k] += counts[k]
+    w.writerow(["total", *(totals[k] for k in keys)])
+    return out.getvalue()
+
+
 def to_json(summaries: list[InputSummary], setup: dict) -> str:
     """A JSON list, one object per input: the counts, the setup, and the rows
     behind misses, false alarms, errors and bounds detections."""
@@ -198,6 +223,7 @@ def to_json(summaries: list[InputSummary], setup: dict) -> str:
         item["missed_codes"] = [{"code": r.code, "notices": r.notices} for r in s.misses()]
         item["false_alarm_codes"] = [{"code": r.code, "races": r.races} for r in s.false_alarms()]
         item["error_codes"] = [{"code": r.code, "error": r.error} for r in s.errors()]
+        item["exit_status"] = {r.code: r.exit_status for r in s.rows if r.exit_status}
         item["bounds_codes"] = [{"code": r.code, "bounds": r.bounds} for r in s.rows if r.bounds]
         item["differs_codes"] = [r.code for r in s.rows if not r.error and r.differs]
         out.append(item)

@@ -1,0 +1,233 @@
+"""One code of a suite, built once as the program it is and run on each input.
+
+A code is built through the whole-program path (`hirace_py.program`): for
+the CPU backend (`hirace build --cpu`) or with nvcc where a GPU is usable,
+cached by content, so reruns and identical codes build once. Each run starts
+the program with the suite's command line (`Settings.args`, a template with
+`{input}`, `{threads}` and `{blocks}`) in a scratch directory, and reads:
+
+- the race report the instrumented program writes at exit (`HIRACE_REPORT`):
+  races with both sites, out-of-bounds findings, notices;
+- the program's own output: a line matching `Settings.differs` (default: the
+  words a driver prints when its results do not match the serial code) or
+  `Settings.matches` gives the sequential-comparison column; neither leaves
+  it empty ("not compared"), with the reason;
+- out-of-bounds accesses the CPU backend stopped a launch at (its
+  "kernel ... failed: out-of-bounds" line on stderr), which count as bounds
+  findings too.
+
+A run is an error row when the program cannot be built, does not finish in
+time, or ends without writing its report (killed by a signal, or exited
+through a path that skips the report); a non-zero exit status alone is not
+an error (drivers exit 1 when the results differ), it is kept in the row.
+Launches run with exited threads counted as arrived at barriers
+(`HIRACE_EXITED_THREADS=arrive`, what current GPUs do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from hirace_py.config import Config
+from hirace_py.errors import HiraceError, ToolFailure
+from hirace_py.indigo.results import RunResult
+from hirace_py.indigo.suite import Code
+from hirace_py.program import BuildOptions, cached_build
+
+DEFAULT_ARGS = ("{input}", "{threads}", "{blocks}")
+DEFAULT_MATCHES = r"(?i)verification passed|results? match|^all good"
+DEFAULT_DIFFERS = r"(?i)verification failed|results? differ|mismatch|^total error"
+OUTPUT_KEPT = 4000
+"""Characters of a run's stdout and stderr kept in its row (the end of each)."""
+
+# The CPU backend's line for a launch it stopped at an out-of-bounds access
+# (docs/programs.md, "Launch failures").
+_CPU_BOUNDS = re.compile(
+    r"hirace: kernel '(?P<kernel>[^']*)' .*? failed: out-of-bounds (?P<what>read|write) at "
+    r"(?P<file>[^:\s]+):(?P<line>\d+) by thread \((?P<thread>[\d,]+)\) in block "
+    r"\((?P<block>[\d,]+)\)(?P<rest>[^\[]*)"
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How every code of a run is built and started."""
+
+    threads: int
+    blocks: int
+    backend: str
+    """'cpu' (hirace build --cpu) or 'gpu' (nvcc)."""
+    config: Config
+    args: tuple[str, ...] = DEFAULT_ARGS
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str | None], ...] = ()
+    timeout: float = 120.0
+    """Seconds one run may take (also each launch's limit on the CPU backend)."""
+    matches: str = DEFAULT_MATCHES
+    differs: str = DEFAULT_DIFFERS
+
+    def command(self, executable: Path, data: Input) -> list[str]:
+        values = {"input": str(data.path), "threads": self.threads, "blocks": self.blocks}
+        try:
+            return [str(executable), *(a.format(**values) for a in self.args)]
+        except (KeyError, IndexError, ValueError) as exc:
+            raise HiraceError(f"--args {' '.join(self.args)!r}: bad placeholder {exc} "
+                              "(use {input}, {threads}, {blocks})") from None  # fmt: skip
+
+    def key(self) -> str:
+        """What besides threads, blocks and backend decides a run's result."""
+        values = {"args": self.args, "include": self.include_dirs, "defines": self.defines,
+                  "timeout": self.timeout, "matches": self.matches, "differs": self.differs,
+                  "config": {f.name: repr(getattr(self.config, f.name))
+                             for f in fields(self.config) if f.name != "source"}}  # fmt: skip
+        return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input file, given to every code's command line as `{input}`."""
+
+    name: str
+    """As given on the command line."""
+    path: Path
+    sha: str
+    """SHA-256 of the file: the input's key in the results."""
+
+
+def load_input(path: Path) -> Input:
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise HiraceError(f"{path}: cannot read input: {exc.strerror}") from None
+    return Input(str(path), path.resolve(), digest)
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if isinstance(exc, HiraceError) else f"{type(exc).__name__}: {text}"
+
+
+def _tail(text: str) -> str:
+    return text[-OUTPUT_KEPT:]
+
+
+def race_row(race: dict) -> dict:
+    """A race of the report with its sorted line pair, "lines"."""
+    first = race["first"]["site"]["line"] if race["first"].get("site") else 0
+    second = race["second"]["site"]["line"] if race["second"].get("site") else 0
+    return {**race, "lines": [min(first, second), max(first, second)]}
+
+
+def cpu_bounds(stderr: str) -> list[dict]:
+    """Out-of-bounds accesses the CPU backend stopped a launch at."""
+    out = []
+    for m in _CPU_BOUNDS.finditer(stderr):
+        out.append({"kernel": m["kernel"], "write": m["what"] == "write", "file": m["file"],
+                    "line": int(m["line"]), "thread": [int(x) for x in m["thread"].split(",")],
+                    "block": [int(x) for x in m["block"].split(",")],
+                    "message": m.group(0).strip(), "stopped_launch": True})  # fmt: skip
+    return out
+
+
+class CodeRunner:
+    """One code, built once; `run` per input.
+
+    Guarantees: `run` never raises for a problem of the code (it returns an
+    error row with the reason); `compile_s` is charged to the first run only.
+    """
+
+    def __init__(self, code: Code, settings: Settings) -> None:
+        self.code = code
+        self.settings = settings
+        self.executable: Path | None = None
+        self.warnings: list[str] = []
+        self.error = ""
+        start = time.perf_counter()
+        try:
+            if code.labels.unknown:
+                tags = ", ".join(code.labels.unknown)
+                raise HiraceError(f"unknown bug tag(s) {tags} in the file name: cannot tell "
+                                  "what the code should contain")  # fmt: skip
+            built = cached_build(BuildOptions(
+                sources=(code.path,), output=Path(code.path.stem), cpu=settings.backend == "cpu",
+                include_dirs=settings.include_dirs, defines=dict(settings.defines),
+                config=settings.config,
+            ))  # fmt: skip
+            self.executable = built.executable
+            self.warnings = [str(w) for w in built.warnings]
+        # One code failing to build, for whatever reason, is that code's error
+        # row; it must not stop the suite. A tool failure (no compiler) would
+        # fail every code alike: it stops the suite, and no row is stored.
+        except ToolFailure:
+            raise
+        except Exception as exc:
+            self.error = _why(exc)
+        self.compile_s = time.perf_counter() - start
+
+    def run(self, data: Input) -> RunResult:
+        """Run the program on one input and read its report and output."""
+        start = time.perf_counter()
+        row = RunResult(
+            code=self.code.rel, code_sha=self.code.sha, input=data.name, input_sha=data.sha,
+            expected_racy=self.code.labels.racy, expected_bounds=self.code.labels.bounds,
+            compile_s=self.compile_s, warnings=self.warnings,
+        )  # fmt: skip
+        self.compile_s = 0.0
+        if self.executable is None:
+            row.error = self.error
+        else:
+            try:
+                self._run(data, row)
+            except ToolFailure:
+                raise
+            except Exception as exc:
+                row.error = _why(exc)
+        row.run_s = time.perf_counter() - start
+        return row
+
+    def _run(self, data: Input, row: RunResult) -> None:
+        assert self.executable is not None
+        s = self.settings
+        command = s.command(self.executable, data)
+        with tempfile.TemporaryDirectory(prefix="hirace-run-") as scratch:
+            report = Path(scratch) / "report.json"
+            env = {**os.environ, "HIRACE_REPORT": str(report), "HIRACE_QUIET": "1",
+                   "HIRACE_EXITED_THREADS": "arrive", "HIRACE_BOUNDS": "continue",
+                   "HIRACE_TIMEOUT": f"{s.timeout:g}"}  # fmt: skip
+            try:
+                proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
+                                      text=True, errors="replace", timeout=s.timeout,
+                                      stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+            except subprocess.TimeoutExpired:
+                raise HiraceError(f"the program did not finish within {s.timeout:g} s") from None
+            row.exit_status = proc.returncode
+            row.output = _tail(proc.stdout)
+            row.stderr = _tail(proc.stderr)
+            if not report.is_file():
+                how = (f"was killed by signal {-proc.returncode}" if proc.returncode < 0
+                       else f"exited with status {proc.returncode}")  # fmt: skip
+                raise HiraceError(f"the program {how} without writing its race report; "
+                                  f"stderr ends: {proc.stderr.strip()[-400:]}")  # fmt: skip
+            found = json.loads(report.read_text())
+        row.races = [race_row(r) for r in found.get("races", [])]
+        row.notices = found.get("notices", [])
+        row.bounds = [*found.get("bounds", []), *cpu_bounds(proc.stderr)]
+        self._compare(proc.stdout, row)
+
+    def _compare(self, stdout: str, row: RunResult) -> None:
+        s = self.settings
+        if re.search(s.differs, stdout, re.M):
+            row.differs = True
+        elif re.search(s.matches, stdout, re.M):
+            row.differs = False
+        else:
+            row.serial_error = (f"the program's output has no line matching {s.matches!r} or "
+                                f"{s.differs!r}")  # fmt: skip
