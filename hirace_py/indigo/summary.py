@@ -136,9 +136,9 @@ def _bounds_text(b: dict) -> str:
     what = "write" if b.get("write") else "read"
     where = f"{b.get('file', '?')}:{b.get('line', '?')}"
     thread = tuple(b.get("thread", ())), tuple(b.get("block", ()))
-    return (f"{what} at {where} by thread {thread[0]} in block {thread[1]}: "
-            f"{b.get('offset', '?')} byte(s) past the end of '{b.get('allocation', '?')}' "
-            f"({b.get('size', '?')} bytes), {b.get('count', 1)} time(s)")  # fmt: skip
+    return (f"{what} at {where} by thread {thread[0]} in block {thread[1]}: byte offset "
+            f"{b.get('offset', '?')} of '{b.get('allocation', '?')}' ({b.get('size', '?')} "
+            f"bytes), {b.get('count', 1)} time(s)")  # fmt: skip
 
 
 def details(summaries: list[InputSummary]) -> str:
