@@ -6,7 +6,8 @@ cached by content, so reruns and identical codes build once. Each run starts
 the program with the suite's command line (`Settings.args`, a template with
 `{input}`, `{threads}` and `{blocks}`) in a scratch directory, and reads:
 
-- the race report the instrumented program writes at exit (`HIRACE_REPORT`):
+- the race report the instrumented program dumps at exit (`HIRACE_DUMP`, read
+  by `hirace_py.dump`):
   races with both sites, out-of-bounds findings, notices;
 - the program's own output: a line matching `Settings.differs` (default: the
   words a driver prints when its results do not match the serial code) or
@@ -36,11 +37,13 @@ import time
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from hirace_py import dump
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError, ToolFailure
 from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.suite import Code
 from hirace_py.program import BuildOptions, cached_build
+from hirace_py.report import to_json
 
 DEFAULT_ARGS = ("{input}", "{threads}", "{blocks}")
 DEFAULT_MATCHES = r"(?i)verification passed|results? match|^all good"
@@ -126,6 +129,16 @@ def race_row(race: dict) -> dict:
     return {**race, "lines": [min(first, second), max(first, second)]}
 
 
+def bound_row(kernel: str, found: dict) -> dict:
+    """An out-of-bounds finding of the report, flattened to the row's fields."""
+    site = found["access"]["site"] or {}
+    return {"kernel": kernel, "allocation": found["variable"], "file": site.get("file", ""),
+            "line": site.get("line", 0), "write": site.get("action", "R") != "R",
+            "thread": found["access"]["thread"], "block": found["access"]["block"],
+            "offset": found["offset"], "size": found["size"], "count": found["count"],
+            "performed": found["performed"]}  # fmt: skip
+
+
 def cpu_bounds(stderr: str) -> list[dict]:
     """Out-of-bounds accesses the CPU backend stopped a launch at."""
     out = []
@@ -198,8 +211,8 @@ class CodeRunner:
         s = self.settings
         command = s.command(self.executable, data)
         with tempfile.TemporaryDirectory(prefix="hirace-run-") as scratch:
-            report = Path(scratch) / "report.json"
-            env = {**os.environ, "HIRACE_REPORT": str(report), "HIRACE_QUIET": "1",
+            report = Path(scratch) / "report.dump"
+            env = {**os.environ, "HIRACE_DUMP": str(report),
                    "HIRACE_EXITED_THREADS": "arrive", "HIRACE_BOUNDS": "continue",
                    "HIRACE_TIMEOUT": f"{s.timeout:g}"}  # fmt: skip
             try:
@@ -216,10 +229,12 @@ class CodeRunner:
                        else f"exited with status {proc.returncode}")  # fmt: skip
                 raise HiraceError(f"the program {how} without writing its race report; "
                                   f"stderr ends: {proc.stderr.strip()[-400:]}")  # fmt: skip
-            found = json.loads(report.read_text())
-        row.races = [race_row(r) for r in found.get("races", [])]
-        row.notices = found.get("notices", [])
-        row.bounds = [*found.get("bounds", []), *cpu_bounds(proc.stderr)]
+            found = json.loads(to_json(dump.load(report)))
+        launches = found["launches"]
+        row.races = [race_row(r) for launch in launches for r in launch["races"]]
+        row.notices = [*found["notices"], *(n for launch in launches for n in launch["notices"])]
+        row.bounds = [*(bound_row(launch["kernel"], b) for launch in launches
+                        for b in launch["bounds"]), *cpu_bounds(proc.stderr)]  # fmt: skip
         self._compare(proc.stdout, row)
 
     def _compare(self, stdout: str, row: RunResult) -> None:
