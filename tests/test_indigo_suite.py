@@ -129,7 +129,16 @@ def test_one_row_per_code_and_input(first_run, suite_db: Path) -> None:
 
 def test_race_line_pairs_match_labels(first_run, suite_db: Path) -> None:
     """Every reported race is a labelled (line pair, kind, variable) of that code,
-    and every labelled line pair whose needs hold on the graph is reported.
+    and every labelled race with a line pair whose needs hold on the graph is
+    reported with one of those pairs.
+
+    The shadow word keeps one earlier accessor per element, so when accesses
+    from two labelled pairs race on the same element (edge_raceBug: data1[v]
+    read as a source at one line and as a destination at the next, then
+    updated atomically), the report names the pair whose earlier access came
+    last; which one that is depends on the schedule, not on the checker's
+    exactness. Requiring one pair per labelled race keeps the check exact about
+    races found without asking the shadow for more than it stores.
 
     The whole-program report has one entry per pair of sites, with the kind
     of the access pair it caught first. When it marks the earlier access as
@@ -139,14 +148,17 @@ def test_race_line_pairs_match_labels(first_run, suite_db: Path) -> None:
     for row in rows(suite_db):
         graph = read_ecl(row["input"])
         label = LABELS[row["code"]]
-        allowed, needed = set(), set()
+        allowed, needed = set(), []
         for race in label.get("race", []):
             name = f"d_{race['variable']}" if race["space"] == "global" else race["variable"]
+            possible = set()
             for pair in race["pairs"]:
                 lines = tuple(sorted(pair["lines"]))
                 allowed.add((lines, pair["kind"], name))
                 if all(MINISUITE_NEEDS[n](graph) for n in pair["needs"]):
-                    needed.add((lines, name))
+                    possible.add((lines, name))
+            if possible:
+                needed.append(possible)
         where = (row["code"], row["input"])
         found = set()
         for r in json.loads(row["races"]):
@@ -158,7 +170,8 @@ def test_race_line_pairs_match_labels(first_run, suite_db: Path) -> None:
                 pairs = {lines for lines, _, v in allowed if v == var and second in lines}
                 assert pairs, (where, "inexact", second, var)
                 found |= {(lines, var) for lines in pairs}
-        assert needed <= found, (where, needed - found)
+        missing = [sorted(possible) for possible in needed if not possible & found]
+        assert not missing, (where, missing)
 
 
 def test_sequential_comparison(first_run, suite_db: Path) -> None:
