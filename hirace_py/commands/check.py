@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="time limit of each launch on the CPU backend (default: "
                    "$HIRACE_TIMEOUT, else 60); for a suite, of each program's run "
-                   f"(default {TIMEOUT:g})")  # fmt: skip
+                   f"(default: {TIMEOUT:g})")  # fmt: skip
     add_compile_options(p)
     k = p.add_argument_group("a kernel file without a spec")
     k.add_argument("--kernel", metavar="NAME", help="check this kernel with generated arguments")
@@ -85,8 +85,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_argument_group("labeled suites of programs (with --inputs)")
     g.add_argument("--inputs", type=Path, nargs="+", metavar="INPUT",
                    help="check TARGET as a suite, running every code on these inputs")  # fmt: skip
-    g.add_argument("--threads", type=int, help=f"{{threads}} of --args (default {THREADS})")
-    g.add_argument("--blocks", type=int, help=f"{{blocks}} of --args (default {BLOCKS})")
+    g.add_argument("--threads", type=int, help=f"{{threads}} of --args (default: {THREADS})")
+    g.add_argument("--blocks", type=int, help=f"{{blocks}} of --args (default: {BLOCKS})")
     g.add_argument("--args", metavar="TEMPLATE",
                    help="each program's command line after its name, shell-quoted, with "
                    "{input}, {threads} and {blocks} (default: '{input} {threads} {blocks}')")
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="an output line saying the results match the serial code's")  # fmt: skip
     g.add_argument("--differs", metavar="REGEX",
                    help="an output line saying the results differ from the serial code's")
-    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default 1)")
+    g.add_argument("--jobs", type=int, help="codes run in parallel processes (default: 1)")
     g.add_argument("--db", type=Path, metavar="FILE.sqlite",
                    help="store results here as they finish; rerunning resumes")  # fmt: skip
     g.add_argument("--progress", action="store_true",
