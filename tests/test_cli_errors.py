@@ -107,7 +107,7 @@ CASES: dict[str, Case] = {
     "directory without a manifest": ({}, ["check", "."], 2, ["manifest.toml"]),
     "--inputs for a file": ({}, ["check", "k.cu", "--inputs", "g.egr"], 2, ["suite directory"]),
     "suite option for a kernel file": ({"s__toml": spec()}, [*CHECK, "--jobs", "2"], 2,
-                                       ["--jobs", "Indigo"]),
+                                       ["--jobs", "suites only"]),
     "unknown option": ({}, ["check", "k.cu", "--frobnicate"], 2, ["--frobnicate"]),
     "unknown sub-command": ({}, ["chekc"], 2, ["chekc"]),
     "run with no sources": ({}, ["run"], 2, ["no source files"]),
