@@ -8,7 +8,11 @@ graphs) twice per repetition, side by side in one invocation:
 1. cold: an empty build cache (a fresh $HIRACE_CACHE): the CPU backend's
    runtime and every code's program are built (instrumented, compiled, linked);
 2. warm: the same cache and a fresh results database: every program is
-   found in the cache, and every run is made again.
+   found in the cache, and every run is made again;
+3. cluster (once, after the repetitions): as warm, but the codes run on a
+   Dask `LocalCluster` of --jobs single-threaded worker processes through
+   `hirace check --scheduler` (the path a real cluster takes; here it shows
+   the cost of the cluster round trips and that the table is the same).
 Each pass is one `hirace check --jobs N --db ...` process, timed from start to
 exit (interpreter start-up included). For each it prints the wall time, runs
 (codes x inputs) per minute, and the worker time split into build
@@ -31,18 +35,24 @@ import tempfile
 import time
 from pathlib import Path
 
+from distributed import LocalCluster
+
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "indigo" / "minisuite"
 GRAPHS = ROOT / "indigo" / "graphs"
 DEFAULT_INPUTS = ("dag_60", "counter_dag_60", "power_law_150", "grid_64", "star_60", "dag_8")
 
 
-def one_pass(label: str, cache: Path, db: Path, args: argparse.Namespace) -> dict:
+def one_pass(
+    label: str, cache: Path, db: Path, args: argparse.Namespace, scheduler: str | None = None
+) -> dict:
     """Run `hirace check` on the suite in a fresh process with compile cache
-    `cache` and a new results database; the figures of that run."""
+    `cache` and a new results database (on the cluster at `scheduler` if
+    given); the figures of that run."""
+    spread = ["--scheduler", scheduler] if scheduler else ["--jobs", str(args.jobs)]
     argv = [sys.executable, "-m", "hirace_py.cli", "check", str(args.suite), "--inputs",
             *map(str, args.inputs), "--threads", str(args.threads), "--blocks",
-            str(args.blocks), "--jobs", str(args.jobs), "--db", str(db), "--format", "json",
+            str(args.blocks), *spread, "--db", str(db), "--format", "json",
             "--backend", "cpu", *(["--args", args.args] if args.args is not None else []),
             *(f"-I{d}" for d in args.include)]  # fmt: skip
     env = {**os.environ, "HIRACE_CACHE": str(cache), "PYTHONPATH": str(ROOT)}
@@ -83,14 +93,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hirace-bench-indigo-") as tmp:
         for i in range(args.repeat):
             cache = Path(tmp) / f"cache{i}"
-            for label in passes:
+            for label in ("cold", "warm"):
                 db = Path(tmp) / f"{label}{i}.sqlite"
                 passes[label].append(one_pass(label, cache, db, args))
                 print(f"{label} pass {i + 1}: {passes[label][-1]['wall']:.1f} s", file=sys.stderr)
+        # The workers inherit this environment: the first repetition's cache.
+        os.environ["HIRACE_CACHE"] = str(Path(tmp) / "cache0")
+        with LocalCluster(n_workers=args.jobs, threads_per_worker=1,
+                          dashboard_address=None) as cluster:  # fmt: skip
+            db = Path(tmp) / "cluster.sqlite"
+            passes["cluster"] = [one_pass("cluster", Path(tmp) / "cache0", db, args,
+                                          cluster.scheduler_address)]  # fmt: skip
     results = {str(p["results"]) for ps in passes.values() for p in ps}
     if len(results) != 1:
         sys.exit(f"results differ between passes: {sorted(results)}")
-    cold, warm = (max(passes[k], key=lambda p: p["per_minute"]) for k in ("cold", "warm"))
+    cold, warm, on_cluster = (
+        max(passes[k], key=lambda p: p["per_minute"]) for k in ("cold", "warm", "cluster")
+    )
     print(f"{args.suite}: {cold['runs']} runs ({cold['runs'] // len(args.inputs)} codes x "
           f"{len(args.inputs)} inputs), {args.threads} threads x {args.blocks} blocks, "
           f"--jobs {args.jobs}, {os.cpu_count()} cores, best of {args.repeat}; load average "
@@ -98,12 +117,14 @@ def main() -> None:
     print(f"{'pass':<6}{'wall s':>9}{'runs/min':>10}{'build s':>11}{'run s':>8}"
           f"{'build %':>11}{'build s/code':>16}{'run s/run':>11}")  # fmt: skip
     codes = cold["runs"] // len(args.inputs)
-    for p in (cold, warm):
+    for p in (cold, warm, on_cluster):
         busy = p["compile"] + p["run"]
         print(f"{p['label']:<6}{p['wall']:>9.1f}{p['per_minute']:>10.1f}{p['compile']:>11.1f}"
               f"{p['run']:>8.1f}{100 * p['compile'] / busy:>10.0f}%"
               f"{p['compile'] / codes:>16.2f}{p['run'] / p['runs']:>11.3f}")  # fmt: skip
-    print(f"warm / cold throughput: {warm['per_minute'] / cold['per_minute']:.2f}x")
+    print(f"warm / cold throughput: {warm['per_minute'] / cold['per_minute']:.2f}x; "
+          f"cluster / warm: {on_cluster['per_minute'] / warm['per_minute']:.2f}x; "
+          "the same table in every pass")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,bench]'
+.venv/bin/python -m pip install -q -e '.[test,bench,cluster]'
 # CUDA's headers, which tests/test_cuda_api.py checks the CUDA API catalogue
 # against: the toolkit's where one is installed, else these wheels' (the
 # toolkit's version, so that both give the same headers).

@@ -95,6 +95,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--differs", metavar="REGEX",
                    help="an output line saying the results differ from the serial code's")
     g.add_argument("--jobs", type=int, help="codes run in parallel processes (default: 1)")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the codes on this Dask cluster (tcp://host:port) instead; "
+                   "results are stored here as they come")  # fmt: skip
     g.add_argument("--db", type=Path, metavar="FILE.sqlite",
                    help="store results here as they finish; rerunning resumes")  # fmt: skip
     g.add_argument("--progress", action="store_true",
@@ -105,7 +108,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 THREADS = 256
 BLOCKS = 1024
 TIMEOUT = 120.0
-SUITE_ONLY = ("threads", "blocks", "jobs", "db", "progress", "args", "matches", "differs")
+SUITE_ONLY = ("threads", "blocks", "jobs", "scheduler", "db", "progress", "args", "matches",
+              "differs")
 NO_SPEC = ("kernel", "grid", "block", "arg", "seeds")
 
 
@@ -310,7 +314,10 @@ def _indigo_request(args: argparse.Namespace) -> Request:
     )  # fmt: skip
     settings.command(Path("program"), programs.Input("input", Path("input"), ""))
     progress = args.progress or sys.stderr.isatty()
-    return Request(args.target, tuple(args.inputs), settings, jobs, args.db, progress)
+    if args.scheduler is not None and args.jobs is not None:
+        raise HiraceError("--jobs and --scheduler: give one (the cluster decides its parallelism)")
+    return Request(args.target, tuple(args.inputs), settings, jobs, args.db, progress,
+                   args.scheduler)  # fmt: skip
 
 
 def run_indigo(args: argparse.Namespace) -> int:

@@ -35,6 +35,16 @@ class Task:
     inputs: tuple[int, ...]
 
 
+def error_rows(task: Task, inputs: list[Input], why: str) -> list[RunResult]:
+    """One error row saying `why` for each run of `task`."""
+    c = task.code
+    racy, bounds = c.labels.racy, c.labels.bounds
+    return [
+        RunResult(c.rel, c.sha, inputs[i].name, inputs[i].sha, racy, bounds, error=why)
+        for i in task.inputs
+    ]
+
+
 def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -135,11 +145,8 @@ class Pool:
             return
         w.process.join()
         why = f"the worker process running this code died (exit code {w.process.exitcode})"
-        code = w.task.code
-        for i in sorted(w.pending):
-            data = self.inputs[i]
-            sink(RunResult(code.rel, code.sha, data.name, data.sha, code.labels.racy,
-                           code.labels.bounds, error=why))  # fmt: skip
+        for row in error_rows(Task(w.task.code, tuple(sorted(w.pending))), self.inputs, why):
+            sink(row)
         self._bury(w, queue)
 
     def _bury(self, w: _Worker, queue: list[Task]) -> None:

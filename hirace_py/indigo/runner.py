@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hirace_py.errors import HiraceError
+from hirace_py.indigo.cluster import execute_on_cluster
 from hirace_py.indigo.pool import Pool, Task
 from hirace_py.indigo.programs import CodeRunner, Input, Settings, load_input
 from hirace_py.indigo.progress import Progress
@@ -37,6 +38,8 @@ class Request:
     jobs: int
     db: Path | None
     progress: bool
+    scheduler: str | None = None
+    """A Dask scheduler's address: run the tasks on that cluster, not here."""
 
 
 class Interrupted(Exception):
@@ -78,8 +81,12 @@ def execute(
     settings: Settings,
     jobs: int,
     sink: Callable[[RunResult], None],
+    scheduler: str | None = None,
 ) -> None:
     """Run every task; `sink` gets each row, in this process, as it finishes."""
+    if scheduler is not None:
+        execute_on_cluster(scheduler, tasks, inputs, settings, sink)
+        return
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             runner = CodeRunner(task.code, settings)
@@ -118,7 +125,7 @@ def check_suite(request: Request, note: Callable[[str], None]) -> Outcome:
         if tasks:
             prepare(settings)
         try:
-            execute(tasks, inputs, settings, request.jobs, sink)
+            execute(tasks, inputs, settings, request.jobs, sink, request.scheduler)
         except KeyboardInterrupt:
             # The database is the truth: a row whose commit was interrupted is not there.
             planned = {(t.code.rel, t.code.sha, inputs[i].sha) for t in tasks for i in t.inputs}
