@@ -283,13 +283,16 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
                    "name": prog.name, "dir": str(prog.directory)}  # fmt: skip
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="hirace-rwp-") as tmp:
-        work = Path(tmp)
-        for extra in prog.data:
-            if extra.exists():
-                (work / extra.name).symlink_to(extra)
         runs = {}
         for label, flags in (("inst", []), ("orig", ["--no-instrument"])):
-            exe = work / f"{prog.name}-{label}"
+            # Each build in its own directory under the same name, run as
+            # `./NAME` there: programs that print argv[0] print the same text.
+            work = Path(tmp) / label
+            work.mkdir()
+            for extra in prog.data:
+                if extra.exists():
+                    (work / extra.name).symlink_to(extra)
+            exe = work / prog.name
             cmd = ["nice", *HIRACE, "build", "--cpu", *flags, *map(str, prog.sources), "-o",
                    str(exe), *[f"-I{i}" for i in prog.includes],
                    *[f"-D{d}" for d in prog.suite.defines]]  # fmt: skip
@@ -302,7 +305,8 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
                 entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
             report = work / f"{label}.json"
             env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": "120"}
-            code, out, err, secs = run([str(exe), *prog.args], prog.timeout, cwd=work, env=env)
+            argv = [f"./{prog.name}", *prog.args]
+            code, out, err, secs = run(argv, prog.timeout, cwd=work, env=env)
             runs[label] = (code, out)
             entry[f"{label}_status"] = code
             entry[f"{label}_run_time"] = secs
