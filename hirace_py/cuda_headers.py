@@ -9,31 +9,17 @@ support stands in as an #error naming it.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from hirace_py import cuda_api
+from hirace_py.cache import write_if_changed
 
 # CUDA's own headers (empty stand-ins); write_stand_ins also writes those of
 # unsupported libraries, which #error.
 CUDA_HEADERS = cuda_api.catalogue().stand_in_headers
 
 
-def write_file(path: Path, text: str) -> None:
-    """Write `text` to `path` unless it holds it already (atomically: other
-    processes may read the file meanwhile)."""
-    if path.exists() and path.read_text() == text:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".stand-in-")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-
-
 def write_stand_ins(directory: Path, comment: str) -> None:
     """Write a stand-in for every CUDA header under `directory`."""
     for name, text in cuda_api.stand_in_headers().items():
-        write_file(directory / name, f"#pragma once\n// {comment}\n{text}")
+        write_if_changed(directory / name, f"#pragma once\n// {comment}\n{text}")

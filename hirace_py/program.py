@@ -31,19 +31,18 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import hirace_py
 from hirace_py.backends import cpu_program
-from hirace_py.backends.cpu_runtime import cache_root, file_lock
+from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.includes import local_headers
 from hirace_py.instrument import instrument, runtime
-from hirace_py.instrument.api import Instrumented, relocate, write_text
+from hirace_py.instrument.api import Instrumented, relocate
 from hirace_py.instrument.files import HeaderCopy, tag_of
 from hirace_py.instrument.model import Warning
 from hirace_py.program_inputs import CUDA, LINK, C, c_compiler, kind_of, nvcc_link_flags
@@ -208,7 +207,7 @@ def build(options: BuildOptions) -> Built:
     headers = {h.path: h for s in sources for h in s.headers}
     if not options.cpu:
         for h in headers.values():
-            write_text(h.path, h.text)
+            write_if_changed(h.path, h.text)
     compiled = []
     for s in sources:
         if options.instrument and s.kind == CUDA:
@@ -263,7 +262,7 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
         display = os.path.basename(h.original)
         translated = cpu_program.translate_source(h.text, display, options.defines,
                                                   tag_of(h.original))  # fmt: skip
-        write_text(h.path, translated)
+        write_if_changed(h.path, translated)
 
     def compile_one(s: _Source) -> Path:
         if s.kind != CUDA:
@@ -360,24 +359,14 @@ def cached_build(options: BuildOptions) -> Built:
     key = cache_key(options)
     directory = cache_root() / "programs" / key
     executable = directory / (options.output.name or "program")
-    marker = directory / "built"
-    if not marker.exists():
-        with file_lock(directory.with_suffix(".lock")):
-            if not marker.exists():
-                if directory.exists():
-                    shutil.rmtree(directory)
-                scratch = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=directory.parent))
-                try:
-                    opts = BuildOptions(**{**options.__dict__, "output": scratch / executable.name})
-                    built = build(opts)
-                    (scratch / "warnings.json").write_text(
-                        json.dumps([w.__dict__ for w in built.warnings])
-                    )
-                    (scratch / "built").write_text("")
-                    os.replace(scratch, directory)
-                finally:
-                    if scratch.exists():
-                        shutil.rmtree(scratch, ignore_errors=True)
+
+    def build_into(scratch: Path) -> None:
+        scratch.mkdir()
+        built = build(BuildOptions(**{**options.__dict__, "output": scratch / executable.name}))
+        (scratch / "warnings.json").write_text(json.dumps([w.__dict__ for w in built.warnings]))
+        (scratch / "built").write_text("")
+
+    build_once(directory, build_into, "built")
     compiled = tuple(sorted(work_dir(executable).glob("*.hirace.cu")))
     warnings = tuple(Warning(**w) for w in json.loads((directory / "warnings.json").read_text()))
     return Built(executable, work_dir(executable), compiled, warnings)

@@ -13,7 +13,6 @@ import hashlib
 import os
 import re
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,12 +21,12 @@ from hirace_py.backends.cpu_runtime import (
     LIBRARY_NAME,
     ModuleRenderer,
     Runtime,
-    file_lock,
     module_template_text,
     predefined_macros,
     runtime,
 )
 from hirace_py.backends.cpu_source import TranslationUnit, translate
+from hirace_py.cache import build_once
 from hirace_py.includes import local_headers
 
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*\Z")
@@ -48,7 +47,7 @@ class BuildResult:
     runtime: Runtime
 
 
-def _define_flags(defines: dict[str, str | int | None] | None) -> list[str]:
+def define_flags_of(defines: dict[str, str | int | None] | None) -> list[str]:
     flags = []
     for name, value in (defines or {}).items():
         if not isinstance(name, str) or not _MACRO_NAME.match(name):
@@ -73,7 +72,7 @@ def _source_line(filename: str, line: int, source: str, display: str) -> str | N
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def _compile_error(stderr: str, source: str, display: str) -> CompileError:
+def compile_error(stderr: str, source: str, display: str) -> CompileError:
     match = _DIAGNOSTIC_RE.search(stderr)
     message = stderr.strip()
     if match is None:
@@ -98,7 +97,7 @@ def build(
         raise TypeError(f"source must be a str of CUDA code, not {type(source).__name__}")
     rt = runtime()
     display = str(filename) if filename is not None else DEFAULT_FILENAME
-    define_flags = _define_flags(defines)
+    define_flags = define_flags_of(defines)
     dirs = [Path(d).resolve() for d in include_dirs or []]
     own_dir = Path(display).resolve().parent if filename is not None else None
     flags = list(extra_flags or [])
@@ -126,12 +125,12 @@ def build(
     key = digest.hexdigest()[:24]
     directory = rt.directory.parent / "kernels"
     library = directory / f"{key}.so"
-    if not library.exists():
-        with file_lock(directory / f"{key}.lock"):
-            if not library.exists():
-                _compile(
-                    rt, unit, directory, key, define_flags, own_dir, dirs, flags, source, display
-                )
+    build_once(
+        library,
+        lambda scratch: _compile(
+            rt, unit, directory, key, define_flags, own_dir, dirs, flags, source, display, scratch
+        ),
+    )
     return BuildResult(library, unit, display, source, rt)
 
 
@@ -146,11 +145,12 @@ def _compile(
     flags: list[str],
     source: str,
     display: str,
+    scratch: Path,
 ) -> None:
+    """Compiles the kernel library into `scratch` (see `build_once`); the
+    translated source stays beside it, for reading when debugging."""
     translated = directory / f"{key}.cpp"
     translated.write_text(unit.text)
-    fd, scratch = tempfile.mkstemp(prefix=f".{key}-", suffix=".so", dir=directory)
-    os.close(fd)
     args = [
         rt.cxx,
         *rt.flags,
@@ -169,16 +169,11 @@ def _compile(
         "none",
         "-shared",
         "-o",
-        scratch,
+        str(scratch),
         f"-L{rt.directory}",
         f"-l:{LIBRARY_NAME}",
         f"-Wl,-rpath,{rt.directory}",
     ]
-    try:
-        proc = subprocess.run(args, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise _compile_error(proc.stderr, source, display)
-        os.replace(scratch, directory / f"{key}.so")
-    finally:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise compile_error(proc.stderr, source, display)

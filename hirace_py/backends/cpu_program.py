@@ -24,21 +24,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from hirace_py import cuda_api
-from hirace_py.backends.cpu_build import _compile_error, _define_flags
+from hirace_py.backends.cpu_build import compile_error, define_flags_of
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_runtime import (
     CUDA_ARCH,
     SHARED_LIMIT,
     ModuleRenderer,
     Runtime,
-    file_lock,
     macros,
     predefined_macros,
     render,
@@ -46,6 +43,7 @@ from hirace_py.backends.cpu_runtime import (
     runtime,
 )
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
+from hirace_py.cache import build_once
 from hirace_py.cuda_headers import CUDA_HEADERS, write_stand_ins
 from hirace_py.instrument.launch_syntax import contiguous
 
@@ -112,51 +110,39 @@ def _program_runtime(rt: Runtime) -> ProgramRuntime:
     for part in (rt.key, *files.values(), *CUDA_HEADERS):
         digest.update(part.encode() + b"\0")
     prt = ProgramRuntime(rt.directory.parent / f"program-{digest.hexdigest()[:20]}", rt)
-    if prt.archive.exists():
-        return prt
-    with file_lock(prt.directory.with_suffix(".lock")):
-        if not prt.archive.exists():
-            _build_program_runtime(prt, files)
+    build_once(prt.directory, lambda scratch: _build_program_runtime(prt, files, scratch), ARCHIVE)
     return prt
 
 
-def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str]) -> None:
-    """Builds into a scratch directory, then moves it into place whole."""
+def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str], scratch: Path) -> None:
+    """Builds the program runtime in the new directory `scratch` (see `build_once`)."""
     rt = prt.runtime
-    scratch = Path(tempfile.mkdtemp(prefix=".program-", dir=prt.directory.parent))
-    scratch.chmod(0o755)
-    try:
-        for name, text in files.items():
-            (scratch / name).write_text(text)
-        include = scratch / "include"
-        include.mkdir()
-        write_stand_ins(
-            include, f"hirace CPU backend: declared by the force-included {PROGRAM_HEADER}."
-        )
-        objects = []
-        for source in (rt.directory / "cuda_cpu_engine.cpp", rt.directory / "cuda_cpu_launch.cpp",
-                       scratch / PROGRAM_SOURCE):  # fmt: skip
-            obj = scratch / source.with_suffix(".o").name
-            run_compiler(
-                [rt.cxx, *rt.flags, "-I", str(rt.directory), "-I", str(scratch), "-c",
-                 str(source), "-o", str(obj)],
-                "building the CPU backend's program runtime",
-            )  # fmt: skip
-            objects.append(str(obj))
-        run_compiler(["ar", "rcs", str(scratch / ARCHIVE), *objects], "archiving the engine")
-        for obj in objects:
-            os.unlink(obj)
+    scratch.mkdir()
+    for name, text in files.items():
+        (scratch / name).write_text(text)
+    include = scratch / "include"
+    include.mkdir()
+    write_stand_ins(
+        include, f"hirace CPU backend: declared by the force-included {PROGRAM_HEADER}."
+    )
+    objects = []
+    for source in (rt.directory / "cuda_cpu_engine.cpp", rt.directory / "cuda_cpu_launch.cpp",
+                   scratch / PROGRAM_SOURCE):  # fmt: skip
+        obj = scratch / source.with_suffix(".o").name
         run_compiler(
-            [rt.cxx, *rt.flags, "-I", str(rt.directory), "-x", "c++-header",
-             str(scratch / PROGRAM_HEADER), "-o", str(scratch / (PROGRAM_HEADER + ".gch"))],
-            "precompiling the program header",
+            [rt.cxx, *rt.flags, "-I", str(rt.directory), "-I", str(scratch), "-c",
+             str(source), "-o", str(obj)],
+            "building the CPU backend's program runtime",
         )  # fmt: skip
-        if prt.directory.exists():
-            shutil.rmtree(prt.directory)
-        os.replace(scratch, prt.directory)
-    finally:
-        if scratch.exists():
-            shutil.rmtree(scratch, ignore_errors=True)
+        objects.append(str(obj))
+    run_compiler(["ar", "rcs", str(scratch / ARCHIVE), *objects], "archiving the engine")
+    for obj in objects:
+        os.unlink(obj)
+    run_compiler(
+        [rt.cxx, *rt.flags, "-I", str(rt.directory), "-x", "c++-header",
+         str(scratch / PROGRAM_HEADER), "-o", str(scratch / (PROGRAM_HEADER + ".gch"))],
+        "precompiling the program header",
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -300,7 +286,7 @@ def translate_source(
     launches rewritten, then the backend's translation with program insertions
     (named apart by `tag` in a header)."""
     macros_known = predefined_macros()
-    for flag in _define_flags(defines):
+    for flag in define_flags_of(defines):
         name, _, value = flag[2:].partition("=")
         macros_known[name] = value or "1"
     unit = translate(rewrite_launches(contiguous(text)), quote_filename(display), macros_known,
@@ -331,7 +317,7 @@ def compile_flags(
         str(prt.include_dir),
         *(["-iquote", str(source_dir)] if source_dir else []),
         *[f"-I{d}" for d in include_dirs],
-        *_define_flags(defines),
+        *define_flags_of(defines),
     ]
 
 
@@ -343,7 +329,7 @@ def compile_object(
     args = [*flags, "-x", "c++", str(translated), "-c", "-o", str(obj)]
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise _compile_error(proc.stderr, source, display)
+        raise compile_error(proc.stderr, source, display)
 
 
 def link(

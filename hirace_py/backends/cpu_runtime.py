@@ -15,16 +15,12 @@ compiler's identity and the flags, so a change to any rebuilds.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import os
 import re
 import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +28,7 @@ from typing import Any
 from hirace_py import __version__, cuda_api
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
-from hirace_py.cache import cache_root
+from hirace_py.cache import build_once, cache_root
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import ToolFailure
 from hirace_py.templating import environment
@@ -169,21 +165,6 @@ def compiler_identity(cxx: str) -> str:
     return f"{shutil.which(cxx)}\n{out.stdout}"
 
 
-@contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes building the same thing. The lock
-    file goes once the build succeeded: processes still waiting on it then
-    find the result, and later ones never take the lock."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-            path.unlink(missing_ok=True)
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def run_compiler(args: list[str], what: str) -> None:
     """Runs the compiler; a failure is a CompileError with its output."""
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
@@ -238,52 +219,39 @@ def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -
         digest.update(b"\0")
     key = digest.hexdigest()[:20]
     rt = Runtime(Path(root) / f"runtime-{key}", key, cxx, BASE_FLAGS + fiber_flags)
-    if rt.library.exists():
-        return rt
-    with file_lock(Path(root) / f"runtime-{key}.lock"):
-        if not rt.library.exists():
-            _build_runtime(rt, files)
+    build_once(rt.directory, lambda scratch: _build_runtime(rt, files, scratch), LIBRARY_NAME)
     return rt
 
 
-def _build_runtime(rt: Runtime, files: dict[str, str]) -> None:
-    """Builds into a scratch directory, then moves it into place whole."""
-    rt.directory.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=".runtime-", dir=rt.directory.parent))
-    scratch.chmod(0o755)
-    try:
-        for name, text in files.items():
-            (scratch / name).write_text(text)
-        include = scratch / "include"
-        include.mkdir()
-        write_stand_ins(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
-        run_compiler(
-            [
-                rt.cxx,
-                *rt.flags,
-                "-shared",
-                "-o",
-                str(scratch / LIBRARY_NAME),
-                str(scratch / "cuda_cpu_engine.cpp"),
-                str(scratch / "cuda_cpu_launch.cpp"),
-            ],
-            "building the CPU backend runtime",
-        )
-        run_compiler(
-            [
-                rt.cxx,
-                *rt.flags,
-                "-x",
-                "c++-header",
-                str(scratch / "cuda_cpu_launch.h"),
-                "-o",
-                str(scratch / "cuda_cpu_launch.h.gch"),
-            ],
-            "precompiling the CPU backend header",
-        )
-        if rt.directory.exists():
-            shutil.rmtree(rt.directory)
-        os.replace(scratch, rt.directory)
-    finally:
-        if scratch.exists():
-            shutil.rmtree(scratch, ignore_errors=True)
+def _build_runtime(rt: Runtime, files: dict[str, str], scratch: Path) -> None:
+    """Builds the runtime in the new directory `scratch` (see `build_once`)."""
+    scratch.mkdir()
+    for name, text in files.items():
+        (scratch / name).write_text(text)
+    include = scratch / "include"
+    include.mkdir()
+    write_stand_ins(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
+    run_compiler(
+        [
+            rt.cxx,
+            *rt.flags,
+            "-shared",
+            "-o",
+            str(scratch / LIBRARY_NAME),
+            str(scratch / "cuda_cpu_engine.cpp"),
+            str(scratch / "cuda_cpu_launch.cpp"),
+        ],
+        "building the CPU backend runtime",
+    )
+    run_compiler(
+        [
+            rt.cxx,
+            *rt.flags,
+            "-x",
+            "c++-header",
+            str(scratch / "cuda_cpu_launch.h"),
+            "-o",
+            str(scratch / "cuda_cpu_launch.h.gch"),
+        ],
+        "precompiling the CPU backend header",
+    )

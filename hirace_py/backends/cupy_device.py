@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Sequence
 
 import cupy as cp  # type: ignore[import-not-found]
@@ -20,7 +19,7 @@ import numpy as np
 from hirace_py.arguments import scalar_dtype
 from hirace_py.backends import nvrtc
 from hirace_py.backends.base import LaunchTiming
-from hirace_py.cache import cache_root
+from hirace_py.cache import build_once, cache_root
 from hirace_py.errors import ArgumentMismatch
 from hirace_py.instrument.model import Tables
 
@@ -70,11 +69,7 @@ class CupyModule:
         self.symbols = compiled.lowered
         digest = hashlib.sha256(compiled.binary).hexdigest()[:24]
         binary = cache_root() / "cupy" / f"{digest}.{compiled.kind}"
-        if not binary.exists():
-            binary.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=binary.parent, delete=False) as f:
-                f.write(compiled.binary)
-            os.replace(f.name, binary)
+        build_once(binary, lambda scratch: scratch.write_bytes(compiled.binary))
         self.module = cp.RawModule(path=str(binary))
 
     def alloc(self, nbytes: int) -> CupyBuffer:

@@ -23,11 +23,10 @@ import functools
 import glob
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from hirace_py.cache import cache_root
+from hirace_py.cache import build_once, cache_root
 from hirace_py.cuda_headers import CUDA_HEADERS
 from hirace_py.errors import HiraceError
 from hirace_py.instrument.model import Tables
@@ -129,18 +128,13 @@ def stand_ins() -> Path:
     texts = {name: f"#pragma once\n// hirace: NVRTC stand-in\n{body}" for name, body in
              sorted(headers.items())}  # fmt: skip
     digest = hashlib.sha256(repr(sorted(texts.items())).encode()).hexdigest()[:16]
-    directory = cache_root() / f"nvrtc-include-{digest}"
-    if not directory.is_dir():
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".nvrtc-include-", dir=directory.parent))
+
+    def write(scratch: Path) -> None:
         for name, text in texts.items():
-            (staging / name).parent.mkdir(parents=True, exist_ok=True)
-            (staging / name).write_text(text)
-        try:
-            staging.rename(directory)
-        except OSError:  # another process made it first: theirs is identical
-            pass
-    return directory
+            (scratch / name).parent.mkdir(parents=True, exist_ok=True)
+            (scratch / name).write_text(text)
+
+    return build_once(cache_root() / f"nvrtc-include-{digest}", write)
 
 
 def options(include_dirs: list[str], arch: str) -> list[str]:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import clang.cindex as ci
 
 import hirace_py
-from hirace_py.cache import cache_root
+from hirace_py.cache import cache_root, write_if_changed
 from hirace_py.config import Config
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import Planner
@@ -46,21 +45,7 @@ class Instrumented:
     def write_headers(self) -> None:
         """Writes the header copies (each atomically, and only if it changed)."""
         for h in self.headers:
-            write_text(h.path, h.text)
-
-
-def write_text(path: Path, text: str) -> None:
-    """Writes `path` whole (a reader never sees half of it) unless it already holds `text`."""
-    try:
-        if path.read_text() == text:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, scratch = tempfile.mkstemp(prefix=".hirace-", dir=path.parent)
-    with os.fdopen(fd, "w") as out:
-        out.write(text)
-    os.replace(scratch, path)
+            write_if_changed(h.path, h.text)
 
 
 class StrictError(Exception):

@@ -21,7 +21,8 @@ from pathlib import Path
 import clang.cindex as ci
 
 from hirace_py import cuda_api
-from hirace_py.cuda_headers import write_file, write_stand_ins
+from hirace_py.cache import write_if_changed
+from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
 from hirace_py.includes import local_headers
 from hirace_py.instrument.files import PRELUDE, SYSTEM_PREFIXES
@@ -142,7 +143,7 @@ def _stub_dir() -> str:
     key = hashlib.sha256(text.encode()).hexdigest()[:12]
     root = Path(tempfile.gettempdir()) / f"hirace-stubs-{os.getuid()}-{key}"
     write_stand_ins(root, "hirace parse stub: see the parse prelude")
-    write_file(root / PRELUDE, text)
+    write_if_changed(root / PRELUDE, text)
     return str(root)
 
 
@@ -207,7 +208,7 @@ def _prelude_pch() -> str | None:
         os.unlink(tmp)
         return None
     os.replace(tmp, path)
-    write_file(stamps, _stamps([prelude, *(i.include.name for i in tu.get_includes())]))
+    write_if_changed(stamps, _stamps([prelude, *(i.include.name for i in tu.get_includes())]))
     return str(path)
 
 

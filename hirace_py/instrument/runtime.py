@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import hirace_py
 from hirace_py import fastpath, fsm, shadow
-from hirace_py.cache import cache_root
+from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.instrument import state
 from hirace_py.templating import environment
 
@@ -84,25 +81,11 @@ def include_dir() -> str:
     """
     texts = (render_header(), render_host_header())
     digest = hashlib.sha256("\0".join(texts).encode()).hexdigest()[:16]
-    directory = cache_root() / f"include-{digest}"
-    if not directory.is_dir():
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".include-", dir=directory.parent))
-        write_include_dir(staging)
-        try:
-            staging.rename(directory)
-        except OSError:  # another process made it first: theirs is identical
-            shutil.rmtree(staging, ignore_errors=True)
-    return str(directory)
+    return str(build_once(cache_root() / f"include-{digest}", write_include_dir))
 
 
 def write_include_dir(directory: Path) -> Path:
     """Write the headers into `directory` (created if needed) unless they are current."""
-    directory.mkdir(parents=True, exist_ok=True)
     for name, text in ((HEADER_NAME, render_header()), (HOST_HEADER_NAME, render_host_header())):
-        path = directory / name
-        if not path.exists() or path.read_text() != text:
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_text(text)
-            tmp.replace(path)
+        write_if_changed(directory / name, text)
     return directory

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import shutil
-import tempfile
 from pathlib import Path
 
-from hirace_py.cache import cache_root
+from hirace_py.cache import build_once, cache_root
 from hirace_py.instrument.runtime import HEADER_NAME
 from hirace_py.templating import environment
 from hirace_py.values import layout
@@ -31,14 +29,9 @@ def include_dir() -> str:
     """A directory holding the values runtime as `hirace_runtime.cuh`, named by its hash."""
     text = render_header()
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    directory = cache_root() / f"values-include-{digest}"
-    if not directory.is_dir():
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".values-include-", dir=directory.parent))
-        (staging / HEADER_NAME).write_text(text)
-        try:
-            staging.rename(directory)
-        except OSError:  # another process made it first: theirs is identical
-            shutil.rmtree(staging, ignore_errors=True)
-    return str(directory)
 
+    def write(scratch: Path) -> None:
+        scratch.mkdir()
+        (scratch / HEADER_NAME).write_text(text)
+
+    return str(build_once(cache_root() / f"values-include-{digest}", write))
