@@ -370,26 +370,3 @@ def cached_build(options: BuildOptions) -> Built:
     compiled = tuple(sorted(work_dir(executable).glob("*.hirace.cu")))
     warnings = tuple(Warning(**w) for w in json.loads((directory / "warnings.json").read_text()))
     return Built(executable, work_dir(executable), compiled, warnings)
-
-
-# ---------------------------------------------------------------------------
-# Choosing where to run.
-
-
-def gpu_usable() -> tuple[bool, str]:
-    """Whether programs can be built with nvcc and run on a GPU here, and why not."""
-    if shutil.which("nvcc") is None:
-        return False, "nvcc is not on PATH"
-    smi = shutil.which("nvidia-smi")
-    if smi is not None:
-        try:
-            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20,
-                                 check=False)  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired):
-            return False, "nvidia-smi did not answer"
-        if out.returncode == 0 and "GPU" in out.stdout:
-            return True, "a GPU is present"
-        return False, "nvidia-smi lists no GPU"
-    if Path("/dev/nvidia0").exists():
-        return True, "a GPU device node is present"
-    return False, "no GPU device is present"

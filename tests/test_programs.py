@@ -299,7 +299,7 @@ def test_run_exits_one_on_races() -> None:
 def test_run_says_where_it_runs(
     monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("hirace_py.commands.run.gpu_usable", lambda: (False, "no GPU here"))
+    monkeypatch.setattr("hirace_py.commands.run.program_gpu_status", lambda: (False, "no GPU here"))
     fresh = PROGRAMS / "fresh" / "fresh.cu"
     assert cli.main(["run", str(fresh), "--", "10", "1"]) == 0
     out, err = capfd.readouterr()

@@ -1,8 +1,12 @@
-"""Pick and open a backend: 'cpu', 'cupy', or 'auto' (CuPy when a GPU is usable)."""
+"""Where checks run: pick and open a backend for kernels ('cpu', 'cupy', or
+'auto': CuPy when a GPU is usable), and whether whole programs can run on a GPU."""
 
 from __future__ import annotations
 
 import functools
+import shutil
+import subprocess
+from pathlib import Path
 
 from hirace_py.backends.base import DeviceModule
 from hirace_py.errors import HiraceError, ToolFailure
@@ -27,6 +31,26 @@ def cupy_status() -> tuple[bool, str]:
     if count < 1:
         return False, "no CUDA device is present"
     return True, f"{count} CUDA device(s) through CuPy"
+
+
+def program_gpu_status() -> tuple[bool, str]:
+    """Whether whole programs can be built with nvcc and run on a GPU here (a
+    GPU and nvcc; CuPy is not needed), and if not, why (one line)."""
+    if shutil.which("nvcc") is None:
+        return False, "nvcc is not on PATH"
+    smi = shutil.which("nvidia-smi")
+    if smi is not None:
+        try:
+            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20,
+                                 check=False)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            return False, "nvidia-smi did not answer"
+        if out.returncode == 0 and "GPU" in out.stdout:
+            return True, "a GPU is present"
+        return False, "nvidia-smi lists no GPU"
+    if Path("/dev/nvidia0").exists():
+        return True, "a GPU device node is present"
+    return False, "no GPU device is present"
 
 
 @functools.cache

@@ -231,14 +231,13 @@ def run_suite(args: argparse.Namespace) -> int:
 def _suite_backend(name: str) -> tuple[str, str]:
     """'cpu' or 'gpu' for a suite's programs, and why; one error before the run
     (never a row per code) when the GPU asked for is not usable."""
-    from hirace_py.backends.select import require
-    from hirace_py.program import gpu_usable
+    from hirace_py.backends.select import program_gpu_status, require
 
     if name == "cpu":
         return "cpu", "backend cpu: programs built with hirace build --cpu"
     if name == "cupy":
         require(name)
-    usable, why = gpu_usable()
+    usable, why = program_gpu_status()
     if name == "cupy" and not usable:
         raise HiraceError(f"--backend cupy: no GPU to run the programs on ({why})")
     if usable:

@@ -17,10 +17,11 @@ import tempfile
 from pathlib import Path
 
 from hirace_py import dump
+from hirace_py.backends.select import program_gpu_status
 from hirace_py.commands.build import add_program_options, options_from, print_warnings
 from hirace_py.commands.common import Output
 from hirace_py.errors import ExitCode, HiraceError
-from hirace_py.program import Built, build, cached_build, gpu_usable
+from hirace_py.program import Built, build, cached_build
 from hirace_py.report import FORMATS
 
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     sources, program_args = _split(args)
     output = Output(args.output) if args.output is not None else None
     if args.where is None:
-        usable, why = gpu_usable()
+        usable, why = program_gpu_status()
         args.where = "gpu" if usable else "cpu"
         print(f"hirace: running on the {'GPU' if usable else 'CPU backend'} ({why})",
               file=sys.stderr)  # fmt: skip
