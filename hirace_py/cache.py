@@ -50,7 +50,8 @@ def build_once(target: Path, build: Callable[[Path], None], done: str | None = N
     `scratch` replaces `target` whole (a stale `target` is removed first).
     `done`, a name inside a directory `target`, is the file whose presence
     says the build finished (default: `target` itself). If `build` raises,
-    nothing is left behind and the exception propagates.
+    the exception propagates and nothing is left but the lock file (the next
+    call builds again).
     """
     marker = target / done if done else target
     if marker.exists():
