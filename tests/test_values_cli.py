@@ -110,3 +110,24 @@ def test_the_values_engine_checks_arguments_as_the_fsm_engine_does(
     assert code == 2
     errors = [line for line in err.splitlines() if line.startswith("hirace: error:")]
     assert len(errors) == 1 and "parameter a (int *)" in errors[0], err
+
+
+@pytest.mark.parametrize("engine", ["values", "both"])
+def test_defines_reach_the_values_engine(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-D decides the kernel the values engine runs: with SHIFT=32 warp 0
+    reads what warp 1 writes (a race it finds), with SHIFT=0 every thread
+    reads and writes its own element."""
+    (tmp_path / "k.cu").write_text(KERNEL.replace("(t + 32) % 64", "(t + SHIFT) % 64"))
+    (tmp_path / "k.toml").write_text(SPEC)
+    found = {}
+    for shift in ("32", "0"):
+        argv = ["check", str(tmp_path / "k.cu"), "--launch", str(tmp_path / "k.toml"),
+                "--engine", engine, "--backend", "cpu", "--format", "json", "-D", f"SHIFT={shift}"]
+        main(argv)
+        launch = json.loads(capsys.readouterr().out)["launches"][0]
+        found[shift] = {(r["engine"], r["kind"]) for r in launch["races"]
+                        if (r["first"]["site"]["line"], r["second"]["site"]["line"]) == (5, 4)}
+    assert ("values", "read-write") in found["32"]
+    assert found["0"] == set()

@@ -22,6 +22,7 @@ from hirace_py.arguments import check_arguments
 from hirace_py.backends.base import Buffer
 from hirace_py.backends.cpu_device import CpuModule
 from hirace_py.backends.select import resolve
+from hirace_py.checker import Dims, dims3
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.instrument import instrument
@@ -34,16 +35,6 @@ from hirace_py.values.runtime import include_dir as values_include_dir
 
 STATE_SYMBOL = "hirace_values"
 KINDS = {layout.KIND_WW: "write-write", layout.KIND_RW: "read-write"}
-Dims = int | Sequence[int]
-
-
-def _dims3(value: Dims, what: str) -> tuple[int, int, int]:
-    items = [value] if isinstance(value, int | np.integer) else list(value)
-    if not 1 <= len(items) <= 3 or not all(isinstance(v, int | np.integer) and v >= 1
-                                           for v in items):  # fmt: skip
-        raise ValueError(f"{what} must be a positive int or 1 to 3 positive ints, got {value!r}")
-    items = [int(v) for v in items] + [1] * (3 - len(items))
-    return items[0], items[1], items[2]
 
 
 class ValuesChecker:
@@ -59,6 +50,7 @@ class ValuesChecker:
         backend: str = "auto",
         include_dirs: list[str] | None = None,
         instrumented: Instrumented | None = None,
+        defines: dict[str, str | int | None] | None = None,
     ) -> None:
         self.config = config or Config()
         if backend == "cupy":
@@ -71,10 +63,10 @@ class ValuesChecker:
         self.filename = filename
         self.lines = source.splitlines()
         self.instrumented = instrumented or instrument(source, filename, self.config,
-                                                       include_dirs)  # fmt: skip
+                                                       include_dirs, defines)  # fmt: skip
         self.instrumented.write_headers()
         dirs = [values_include_dir(), include_dir(), *(include_dirs or [])]
-        self.module = CpuModule(self.instrumented.source, filename, dirs)
+        self.module = CpuModule(self.instrumented.source, filename, dirs, defines)
         self.report = Report(filename, warnings=list(self.tables.warnings))
         self.launches = 0
 
@@ -101,7 +93,7 @@ class ValuesChecker:
         exited_threads: str = "error",
     ) -> LaunchReport:
         """Run one launch under the values engine; arrays in `args` get the union-copy results."""
-        g, b = _dims3(grid, "grid"), _dims3(block, "block")
+        g, b = dims3(grid, "grid"), dims3(block, "block")
         info = self.kernel_info(kernel, args)
         buffers: dict[str, Buffer] = {}
         device_args: list[object] = []

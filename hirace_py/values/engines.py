@@ -15,7 +15,7 @@ import numpy as np
 
 from hirace_py.checker import Checker
 from hirace_py.config import Config
-from hirace_py.errors import HiraceError, UsageError
+from hirace_py.errors import HiraceError
 from hirace_py.instrument.model import Tables
 from hirace_py.report import LaunchReport, Report
 from hirace_py.values import ENGINES
@@ -36,10 +36,12 @@ class BothChecker:
         backend: str = "auto",
         include_dirs: list[str] | None = None,
         deterministic: bool = False,
+        defines: dict[str, str | int | None] | None = None,
     ) -> None:
-        self.fsm = Checker(source, filename, config, backend, include_dirs)
-        self.values = ValuesChecker(source, filename, config, "cpu", include_dirs,
-                                    instrumented=self.fsm.instrumented)  # fmt: skip
+        self.fsm = Checker(source, filename, config, backend, include_dirs, defines)
+        self.values = ValuesChecker(
+            source, filename, config, "cpu", include_dirs, self.fsm.instrumented, defines
+        )
         self.deterministic = deterministic
         self.backend_note = f"{self.fsm.backend_note}; values engine on the CPU backend"
         self.report = Report(filename, warnings=list(self.tables.warnings))
@@ -95,14 +97,11 @@ def make_checker(
     are honoured by the FSM engine only."""
     if engine not in ENGINES:
         raise HiraceError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    if defines and engine != "fsm":
-        raise UsageError(f"-D applies to --engine fsm only (not {engine}): the values "
-                         "engine compiles its source without macros")  # fmt: skip
     if engine == "fsm":
         if deterministic:
             raise HiraceError("--deterministic needs --engine values or both: deterministic "
                               "results are the values engine's union copies")  # fmt: skip
         return Checker(source, filename, config, backend, include_dirs, defines)
     if engine == "values":
-        return ValuesChecker(source, filename, config, backend, include_dirs)
-    return BothChecker(source, filename, config, backend, include_dirs, deterministic)
+        return ValuesChecker(source, filename, config, backend, include_dirs, defines=defines)
+    return BothChecker(source, filename, config, backend, include_dirs, deterministic, defines)
