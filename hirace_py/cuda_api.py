@@ -106,6 +106,26 @@ def _declarator(ptype: str, name: str) -> str:
 
 
 @dataclass(frozen=True)
+class Libcu:
+    """libcu++'s atomics as the instrumenter and the CPU backend know them."""
+
+    headers: tuple[str, ...]
+    objects: tuple[str, ...]
+    """Qualified names of the classes whose objects are atomic (cuda::atomic)."""
+    references: tuple[str, ...]
+    """Qualified names of the classes that refer to an atomic object (cuda::atomic_ref)."""
+    fences: tuple[str, ...]
+    scopes: tuple[str, ...]
+    """Scope names by the value of their thread_scope enumerator."""
+    members: dict[str, str]
+    """Member name -> "load", "store", "rmw" or "none"."""
+    fetch: dict[str, str]
+    """fetch_ member -> its new value from `old` and `v` (CPU backend)."""
+    operators: dict[str, str]
+    """Compound assignment operator -> the fetch_ member it is built on."""
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """The parsed data file."""
 
@@ -123,6 +143,7 @@ class Catalogue:
     runtime_errors: tuple[tuple[str, int, str], ...]
     device_attributes: tuple[tuple[str, int, str], ...]
     runtime_types: str
+    libcu: Libcu
 
     def names(self, *roles: str) -> frozenset[str]:
         """Names of the functions with any of these roles."""
@@ -230,6 +251,28 @@ def catalogue() -> Catalogue:
         runtime_errors=tuple((n, int(v), t) for n, v, t in data["runtime"]["errors"]),
         device_attributes=tuple((n, int(v), t) for n, v, t in data["runtime"]["device_attributes"]),
         runtime_types=data["runtime"]["types"],
+        libcu=_libcu(data["libcu"]),
+    )
+
+
+def _libcu(data: dict) -> Libcu:
+    kinds = {"load", "store", "rmw", "none"}
+    bad = {m: k for m, k in data["members"].items() if k not in kinds}
+    if bad:
+        raise CatalogueError(f"[libcu.members]: unknown kinds {bad}")
+    missing = set(data["fetch"]) - set(data["members"])
+    missing |= set(data["operators"].values()) - set(data["fetch"])
+    if missing:
+        raise CatalogueError(f"[libcu]: fetch members without a kind or body: {sorted(missing)}")
+    return Libcu(
+        headers=tuple(data["headers"]),
+        objects=tuple(data["objects"]),
+        references=tuple(data["references"]),
+        fences=tuple(data["fences"]),
+        scopes=tuple(data["scopes"]),
+        members=dict(data["members"]),
+        fetch=dict(data["fetch"]),
+        operators=dict(data["operators"]),
     )
 
 

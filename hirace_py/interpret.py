@@ -163,6 +163,8 @@ NOTICE_TEXTS = {
                         "counted as barriers; accesses they order may be reported as races",
     "fences": "__threadfence call(s): message passing through a fence and an atomic "
               "flag is not modelled; data it orders may be reported as races",
+    "ordered_atomics": "atomic(s) with acquire or release order: message passing through "
+                       "them is not modelled; data they order may be reported as races",
     "grid_syncs": "grid-group sync(s) were taken as block barriers; accesses of "
                   "different blocks they order may be reported as races",
     "report_overflow": "race record(s) dropped: the report table was full "

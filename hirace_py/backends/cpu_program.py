@@ -41,6 +41,7 @@ from hirace_py.backends.cpu_runtime import (
     render,
     run_compiler,
     runtime,
+    write_libcu_headers,
 )
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
 from hirace_py.cache import build_once
@@ -125,6 +126,7 @@ def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str], scratch: 
     write_stand_ins(
         include, f"hirace CPU backend: declared by the force-included {PROGRAM_HEADER}."
     )
+    write_libcu_headers(include)
     objects = []
     for source in (rt.directory / "cuda_cpu_engine.cpp", rt.directory / "cuda_cpu_launch.cpp",
                    scratch / PROGRAM_SOURCE):  # fmt: skip

@@ -8,7 +8,9 @@ The runtime is built once per content hash into the cache directory
 - `libhirace_cuda_cpu.so`: the fiber scheduler and the launcher, which every
   kernel module links against;
 - `include/`: empty stand-ins for CUDA's headers (`cuda_runtime.h`, ...), so
-  that sources including them compile; the runtime header declares it all.
+  that sources including them compile; the runtime header declares it all;
+  and hirace's own libcu++ atomics (`cuda/atomic`, `cuda/std/atomic`, from
+  `cuda_cpu_libcu.h.j2`).
 The hash covers the template texts, the values rendered into them, the
 compiler's identity and the flags, so a change to any rebuilds.
 """
@@ -93,6 +95,7 @@ def template_context() -> dict[str, object]:
         "cpu_macros": cuda_api.cpu_macros(),
         "device_types": cuda_api.device_types(),
         "system_includes": cuda_api.catalogue().system_includes,
+        "libcu": cuda_api.catalogue().libcu,
     }
 
 
@@ -115,6 +118,25 @@ def render(name: str, **extra: object) -> str:
     """Renders runtime template `name` (e.g. "cuda_cpu.h.j2"), with `extra` values
     besides the runtime's own."""
     return environment(trim=True).get_template(name).render({**template_context(), **extra})
+
+
+@functools.cache
+def libcu_headers() -> dict[str, str]:
+    """hirace's own libcu++ atomics headers, by the names code includes them by:
+    the implementation under the catalogue's first name, which the others include."""
+    main, *others = cuda_api.catalogue().libcu.headers
+    out = {main: render("cuda_cpu_libcu.h.j2")}
+    for name in others:
+        out[name] = f"#pragma once\n// hirace CPU backend\n#include <{main}>\n"
+    return out
+
+
+def write_libcu_headers(include: Path) -> None:
+    """Write `libcu_headers()` under the include directory `include`."""
+    for name, text in libcu_headers().items():
+        path = include / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
 
 
 def macros(name: str) -> Any:
@@ -214,7 +236,8 @@ def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -
         "cuda_cpu_launch.cpp": render("cuda_cpu_launch.cpp.j2"),
     }
     digest = hashlib.sha256()
-    for part in (identity, " ".join(BASE_FLAGS + fiber_flags), *files.values()):
+    for part in (identity, " ".join(BASE_FLAGS + fiber_flags), *files.values(),
+                 *libcu_headers().values()):  # fmt: skip
         digest.update(part.encode())
         digest.update(b"\0")
     key = digest.hexdigest()[:20]
@@ -231,6 +254,7 @@ def _build_runtime(rt: Runtime, files: dict[str, str], scratch: Path) -> None:
     include = scratch / "include"
     include.mkdir()
     write_stand_ins(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
+    write_libcu_headers(include)
     run_compiler(
         [
             rt.cxx,

@@ -37,7 +37,7 @@ import clang.cindex as ci
 
 from hirace_py import cuda_api
 from hirace_py.cuda_api import atomic_scopes
-from hirace_py.instrument import edits, groups
+from hirace_py.instrument import edits, groups, libcu
 from hirace_py.instrument.files import (
     FRAME_DYNAMIC,
     FRAME_LOCALS,
@@ -108,7 +108,12 @@ def gran_log2(t: ci.Type) -> int:
     if t.kind in ARRAYS:
         return gran_log2(t.element_type)
     if t.kind == T.RECORD:
+        # Fields of base classes count too (a cuda::atomic<int> keeps its int
+        # in a base class).
+        decl = t.get_declaration()
+        bases = [b.type for b in decl.get_children() if b.kind == K.CXX_BASE_SPECIFIER]
         sizes = [gran_log2(f.type) for f in t.get_fields()]
+        sizes += [gran_log2(b) for b in bases if b.get_size() > 0]
         return min(sizes) if sizes else 0
     size = t.get_size()
     if size <= 0:
@@ -252,7 +257,7 @@ class Planner:
         self._counts[(f.name, kind)] = n + 1
         return n
 
-    def site(self, c: ci.Cursor, action: str, function: str) -> str:
+    def site(self, c: ci.Cursor, action: str, function: str, order: str = "") -> str:
         """Records an access site; returns its id as the C++ its file embeds."""
         f = self.file(c)
         f.instrumented = True
@@ -260,7 +265,8 @@ class Planner:
         if len(expr) > 60:
             expr = expr[:57] + "..."
         n = self._number(f, "site")
-        site = Site(n, f.display, c.location.line, c.location.column, action, function, expr)
+        site = Site(n, f.display, c.location.line, c.location.column, action, function, expr,
+                    order)  # fmt: skip
         self.tables.sites.append(site)
         self._site_files.append(f)
         return f.number("HIRACE_S", n)
@@ -452,7 +458,8 @@ class Planner:
             return unary_operator(c) == "*"
         if k == K.MEMBER_REF_EXPR:
             ref = c.referenced
-            if ref is not None and ref.kind in {K.CXX_METHOD, K.FUNCTION_TEMPLATE}:
+            if ref is not None and ref.kind in {K.CXX_METHOD, K.FUNCTION_TEMPLATE,
+                                                K.CONVERSION_FUNCTION}:  # fmt: skip
                 return False
             kids = _children(c)
             if not kids:
@@ -684,10 +691,13 @@ class Planner:
             capture = self.lambda_capture(c)
             if capture is not None:
                 plan.edits.append(capture)
-        if c.kind == K.CALL_EXPR:
+        if c.kind == K.CALL_EXPR and not self.plan_libcu(c, name, method, plan):
             self.visit_call(c, name, plan)
         if c.kind in {K.ARRAY_SUBSCRIPT_EXPR, K.UNARY_OPERATOR, K.MEMBER_REF_EXPR,
                       K.DECL_REF_EXPR, K.CALL_EXPR} and self.memory(c, method):  # fmt: skip
+            if self.atomic_object(c) or self.bound_by_atomic_ref(parents):
+                # Accessed only through the atomic's operations (plan_libcu).
+                return
             action = self.context(c, parents, fn)
             if action is None:
                 return
@@ -940,6 +950,81 @@ class Planner:
                     f"{os.path.basename(f.name)} is not instrumented; "
                     "the memory it accesses is not tracked",
                 )
+
+    # -- libcu++ atomics ---------------------------------------------------------
+
+    @staticmethod
+    def atomic_object(c: ci.Cursor) -> bool:
+        """Whether lvalue c is a libcu++ atomic object (cuda::atomic)."""
+        found = libcu.atomic_type(c.type)
+        return found is not None and not found.reference
+
+    @staticmethod
+    def bound_by_atomic_ref(parents: list[ci.Cursor]) -> bool:
+        """Whether an lvalue is the argument an atomic reference is constructed from."""
+        i = len(parents) - 1
+        while i >= 0 and parents[i].kind in TRANSPARENT:
+            i -= 1
+        return i >= 0 and libcu.binds_reference(parents[i])
+
+    def plan_libcu(self, c: ci.Cursor, function: str, method: bool, plan: FunctionPlan) -> bool:
+        """A libcu++ fence, or an operation of a libcu++ atomic (docs/semantics.md
+        1.2): its object becomes one action of the class's scope with the call's
+        memory order. False if `c` is neither."""
+        if libcu.fence(c):
+            s, e = c.extent.start.offset, c.extent.end.offset
+            plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
+            return True
+        if libcu.constructs(c):
+            return True  # constructs a local atomic, or binds a reference
+        op = libcu.member_op(c, self.explicit_arguments(c))
+        if op is None:
+            return False
+        if op.kind == "none":
+            return True
+        if not op.kind:
+            self.warn(c, "atomic-member", f"'{op.member}' of a libcu++ atomic is not "
+                      "instrumented; the memory it accesses is not tracked")  # fmt: skip
+            return True
+        obj = op.obj
+        s, e = obj.extent.start.offset, obj.extent.end.offset
+        if not op.type.reference and not op.arrow and not self.memory(_strip(obj), method):
+            return True  # an atomic object in local memory
+        if s >= e or self.macro_body(c) or self.inside_macro(obj):
+            self.warn(c, "macro", f"'{op.member}' of a libcu++ atomic is part of a macro "
+                      "expansion and is not instrumented; the memory it accesses is not "
+                      "tracked")  # fmt: skip
+            return True
+        plan.edits.append(edits.wrap(s, e, *self.libcu_wrap(op, function)))
+        return True
+
+    def libcu_wrap(self, op: libcu.AtomicOp, function: str) -> tuple[str, str]:
+        """Text before and after an atomic operation's object expression."""
+        obj, scope = op.obj, op.type.scope
+        if scope == "thread":
+            # Atomic only to its own thread: to the others a plain access.
+            actions = {"load": ["R"], "store": ["W"], "rmw": ["R", "W"]}[op.kind]
+            sites = [self.site(obj, a, function) for a in actions]
+            if op.type.reference:
+                kinds = {"R": "hirace::kRead", "W": "hirace::kWrite"}
+                before = f"hirace::ref({CTX}, " * len(actions)
+                after = "".join(f", {site}, {kinds[a]})"
+                                for a, site in zip(actions, sites, strict=True))  # fmt: skip
+                return (f"(&{before}*(", f"){after})") if op.arrow else (before, after)
+            accessor = {"load": "rd", "store": "wr", "rmw": "rw"}[op.kind]
+            call = f"hirace::{accessor}({CTX}, "
+            tail = ", ".join(sites)
+            return ((call, f", {tail})") if op.arrow else
+                    (f"(*{call}&(", f"), {tail}))"))  # fmt: skip
+        action = "BA" if scope == "block" else "GA"
+        site = self.site(obj, action, function, op.order)
+        tail = (f", {site}, hirace::{'kBlockAtomic' if action == 'BA' else 'kDeviceAtomic'}, "
+                f"{libcu.order_bits(op.order)}u)")  # fmt: skip
+        if op.type.reference:
+            return ((f"(&hirace::ref({CTX}, *(", f"){tail})") if op.arrow else
+                    (f"hirace::ref({CTX}, ", tail))  # fmt: skip
+        return ((f"hirace::atom({CTX}, ", tail) if op.arrow else
+                (f"(*hirace::atom({CTX}, &(", f"){tail})"))  # fmt: skip
 
     def untracked_call(self, c: ci.Cursor, callee: str) -> None:
         self.warn(

@@ -26,6 +26,9 @@ class Site:
     function: str
     expr: str
     """The accessed expression as written (shortened)."""
+    order: str = ""
+    """A libcu++ atomic's memory order (hirace_py.instrument.libcu.ORDERS, or
+    "unknown"); "" for every other access (the legacy atomics are relaxed)."""
 
 
 @dataclass(frozen=True)

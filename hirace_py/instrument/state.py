@@ -50,6 +50,7 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("partial_syncwarp", U64, "__syncwarp calls with a partial mask (not counted as barriers)"),
     ("fences", U64, "__threadfence* calls (message passing is not modelled)"),
     ("grid_syncs", U64, "grid-group syncs (taken as block barriers)"),
+    ("ordered_atomics", U64, "atomics with acquire or release order (not modelled)"),
     ("shared_table_full", U64, "__shared__ registrations dropped: thread table full"),
     ("skipped_blocks", U64, "accesses by blocks outside the monitored range"),
     ("logged", U64, "accesses to elements in RACE seen during a replay (may exceed log_cap)"),
