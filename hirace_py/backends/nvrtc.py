@@ -7,7 +7,8 @@ NVRTC's include path: empty files for CUDA's headers and for the host
 headers whose device-usable part NVRTC declares itself (printf, assert,
 malloc, memcpy, the math library), and small definitions for the ones it
 does not (`<cstdint>`, `<climits>`, `<cfloat>`). Other includes resolve as
-with nvcc, through the given include directories.
+with nvcc, through the given include directories, then the toolkit's
+libcu++ (`<cuda/atomic>`, which supports NVRTC) where a toolkit is found.
 
 NVRTC is loaded with ctypes: from the `nvidia-cuda-nvrtc` wheel when it is
 installed (CuPy's own choice too), else from the CUDA toolkit. `compile_module`
@@ -26,6 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from hirace_py import cuda_api
 from hirace_py.cache import build_once, cache_root
 from hirace_py.cuda_headers import CUDA_HEADERS
 from hirace_py.errors import HiraceError
@@ -138,9 +140,12 @@ def stand_ins() -> Path:
 
 
 def options(include_dirs: list[str], arch: str) -> list[str]:
-    """NVRTC's options for an instrumented source: the stand-ins first."""
+    """NVRTC's options for an instrumented source: the stand-ins first, the
+    toolkit's libcu++ directory last (not its whole include directory, whose
+    CUDA headers the stand-ins replace)."""
+    libcu = [d for d in cuda_api.toolkit_include_dirs() if (Path(d) / "cuda" / "std").is_dir()]
     return ["-std=c++17", f"--gpu-architecture={arch}", f"-I{stand_ins()}",
-            *(f"-I{d}" for d in include_dirs)]  # fmt: skip
+            *(f"-I{d}" for d in [*include_dirs, *libcu])]  # fmt: skip
 
 
 def _candidates() -> list[str]:
