@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from hirace_py import source_text
+
 
 def cache_root() -> Path:
     """The cache directory (not created)."""
@@ -75,14 +77,15 @@ def build_once(target: Path, build: Callable[[Path], None], done: str | None = N
 def write_if_changed(path: Path, text: str) -> None:
     """Writes `text` to `path` unless it holds it already, atomically (readers
     in other processes see the old file or the new one, never a part)."""
+    data = source_text.encode(text)  # user source need not be UTF-8
     try:
-        if path.read_text() == text:
+        if path.read_bytes() == data:
             return
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)

@@ -11,7 +11,10 @@ it:
   rendered by templates/cuda_cpu.h.j2);
 - the instrumenter's classification of calls (`names(role)`, `atomic_scope`);
 - the stand-ins for CUDA's headers (`stand_in_headers()`), and the clear
-  errors for what hirace does not support (`unsupported_feature`).
+  errors for what hirace does not support (`unsupported_message`);
+- the features the GPU runs natively but hirace does not check or run on the
+  CPU (`gpu_only_feature`, `gpu_only_headers`): the parse knows them, the
+  instrumenter counts their uses, the CPU backend refuses them.
 
 tests/test_cuda_api.py checks the catalogue against the CUDA toolkit's headers.
 """
@@ -56,6 +59,7 @@ class Function:
     cpu: str | None  # CPU backend: an expression body, "engine", "program" or None
     rmw: str | None  # atomics: the new value from `old` and the arguments b, c
     legacy: bool  # an older CUDA's function, which CUDA 13's headers no longer declare
+    gpu_only: bool  # declared for the parse only: the CPU backend refuses it
 
     @property
     def variadic(self) -> bool:
@@ -136,10 +140,14 @@ class Catalogue:
     system_includes: tuple[str, ...]
     stand_in_headers: tuple[str, ...]
     unsupported_headers: dict[str, str]
-    unsupported_patterns: tuple[tuple[re.Pattern[str], str], ...]
+    gpu_only_headers: dict[str, str]
+    gpu_only_patterns: tuple[tuple[re.Pattern[str], str], ...]
+    gpu_only_types: str
+    parse_real_headers: tuple[str, ...]
     unsupported_overloads: tuple[tuple[re.Pattern[str], str], ...]
     unsupported_device_side: dict[str, str]  # role -> feature
     device_types: str
+    parse_declarations: str
     runtime_errors: tuple[tuple[str, int, str], ...]
     device_attributes: tuple[tuple[str, int, str], ...]
     runtime_types: str
@@ -152,10 +160,15 @@ class Catalogue:
             raise KeyError(f"unknown roles {sorted(unknown)}")
         return frozenset(f.name for f in self.functions if f.role in roles)
 
-    def unsupported_feature(self, name: str) -> str | None:
-        """The unsupported feature an identifier belongs to, or None."""
-        for pattern, feature in self.unsupported_patterns:
+    def gpu_only_feature(self, name: str, overload: str = "") -> str | None:
+        """The GPU-only feature an identifier belongs to, or None; `overload`
+        (a function's type) also finds GPU-only overloads of a name the CPU
+        backend supports otherwise."""
+        for pattern, feature in self.gpu_only_patterns:
             if pattern.search(name):
+                return feature
+        for pattern, feature in self.unsupported_overloads if overload else ():
+            if pattern.search(f"{name} {overload}"):
                 return feature
         return None
 
@@ -229,9 +242,18 @@ def catalogue() -> Catalogue:
                     cpu=group.get("cpu", cpu),
                     rmw=group.get("rmw"),
                     legacy=bool(group.get("legacy")),
+                    gpu_only=bool(group.get("gpu_only")),
                 )
             )
-    unsupported = data["unsupported"]
+    unsupported, gpu_only = data["unsupported"], data["gpu_only"]
+    patterns = tuple((re.compile(p), feature) for p, feature in gpu_only["patterns"].items())
+    overloads = tuple((re.compile(p), feature) for p, feature in unsupported["overloads"].items())
+    for f in functions:
+        by_overload = any(p.search(f"{f.name} {', '.join(f.params)}") for p, _ in overloads)
+        if f.gpu_only and not by_overload and not any(p.search(f.name) for p, _ in patterns):
+            raise CatalogueError(
+                f"GPU-only {f.name} matches no [gpu_only.patterns] or [unsupported.overloads]"
+            )
     return Catalogue(
         functions=tuple(functions),
         macros=data["macros"],
@@ -240,13 +262,13 @@ def catalogue() -> Catalogue:
         system_includes=tuple(data["system_includes"]),
         stand_in_headers=tuple(data["stand_in_headers"]),
         unsupported_headers=unsupported["headers"],
-        unsupported_patterns=tuple(
-            (re.compile(p), feature) for p, feature in unsupported["patterns"].items()
-        ),
+        gpu_only_headers=gpu_only["headers"],
+        gpu_only_patterns=patterns,
+        gpu_only_types=gpu_only["types"],
+        parse_real_headers=tuple(gpu_only["parse_real_headers"]),
         device_types=data["device_types"],
-        unsupported_overloads=tuple(
-            (re.compile(p), feature) for p, feature in unsupported["overloads"].items()
-        ),
+        parse_declarations=data["parse_declarations"],
+        unsupported_overloads=overloads,
         unsupported_device_side=unsupported["device_side"],
         runtime_errors=tuple((n, int(v), t) for n, v, t in data["runtime"]["errors"]),
         device_attributes=tuple((n, int(v), t) for n, v, t in data["runtime"]["device_attributes"]),
@@ -308,24 +330,32 @@ def atomic_scopes() -> dict[str, str]:
     return {f.name: f.scope for f in catalogue().functions if f.role == "atomic"}
 
 
-def unsupported_feature(name: str) -> str | None:
-    """The unsupported feature an identifier names, or None."""
-    return catalogue().unsupported_feature(name)
+def gpu_only_feature(name: str, overload: str = "") -> str | None:
+    """The GPU-only feature an identifier (of type `overload`) names, or None."""
+    return catalogue().gpu_only_feature(name, overload)
 
 
-def stand_in_headers() -> dict[str, str]:
+def stand_in_headers(real: tuple[str, ...] = ()) -> dict[str, str]:
     """Every header hirace stands in for, with its text: empty for CUDA's own,
-    an #error naming the feature for a header of something unsupported."""
+    an #error naming the feature for a header of something unsupported or
+    GPU-only. `real` names the include directories where the parse may read a
+    GPU-only header (or one of `parse_real_headers`) as it is: those found
+    there get no stand-in. The CPU backend passes none."""
     cat = catalogue()
     out = {name: "" for name in cat.stand_in_headers}
-    for name, feature in cat.unsupported_headers.items():
+    for name, feature in (*cat.unsupported_headers.items(), *cat.gpu_only_headers.items()):
         out[name] = f'#error "{unsupported_message(feature, name)}"\n'
+    for name in (*cat.gpu_only_headers, *cat.parse_real_headers):
+        if any((Path(d) / name).is_file() for d in real):
+            del out[name]
     return out
 
 
-def unsupported_message(feature: str, what: str) -> str:
-    """The one-line message for a use of something unsupported."""
-    return f"{feature} ({what}): not supported by hirace"
+def unsupported_message(feature: str, what: str, cpu: bool = False) -> str:
+    """The one-line message for a use of something unsupported (`cpu`: by
+    the CPU backend only, the feature being GPU-only)."""
+    by = "hirace's CPU backend" if cpu else "hirace"
+    return f"{feature} ({what}): not supported by {by}"
 
 
 def vector_types() -> list[dict[str, object]]:
@@ -386,6 +416,8 @@ def prelude(exact: bool = False) -> str:
     out += [f"extern __device__ const {t} {n};" for n, t in cat.builtins.items()]
     out.append(cat.device_types)
     out.append(runtime_types())
+    out.append(cat.gpu_only_types)
+    out.append(cat.parse_declarations)
     for f in cat.functions:
         attributes = _attributes(f, exact)
         decl = " ".join(x for x in (f.template, attributes, f.signature(template=False)) if x)
@@ -400,7 +432,7 @@ def cpu_functions() -> list[dict[str, str]]:
     to call (no CPU implementation)."""
     out = []
     for f in catalogue().functions:
-        if f.role == "runtime" or f.cpu in ("engine", "program") or f.libc_host:
+        if f.role == "runtime" or f.cpu in ("engine", "program") or f.libc_host or f.gpu_only:
             continue
         out.append({"signature": f.signature(named=True), "body": f.cpu_body(), "name": f.name})
     return out

@@ -19,7 +19,8 @@ from hirace_py.cache import write_if_changed
 CUDA_HEADERS = cuda_api.catalogue().stand_in_headers
 
 
-def write_stand_ins(directory: Path, comment: str) -> None:
-    """Write a stand-in for every CUDA header under `directory`."""
-    for name, text in cuda_api.stand_in_headers().items():
+def write_stand_ins(directory: Path, comment: str, real: tuple[str, ...] = ()) -> None:
+    """Write a stand-in for every CUDA header under `directory` (but for the
+    GPU-only ones found in the directories `real`: cuda_api.stand_in_headers)."""
+    for name, text in cuda_api.stand_in_headers(real).items():
         write_if_changed(directory / name, f"#pragma once\n// {comment}\n{text}")

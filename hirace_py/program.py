@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import hirace_py
+from hirace_py import source_text
 from hirace_py.backends import cpu_program
 from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.config import Config
@@ -102,15 +103,15 @@ def work_dir(output: Path) -> Path:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text()
+        return source_text.read(path)
     except FileNotFoundError:
         raise BuildError(f"{path}: no such source file") from None
     except IsADirectoryError:
         raise BuildError(f"{path}: is a directory, not a source file") from None
     except OSError as exc:
         raise BuildError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BuildError(f"{path}: not a UTF-8 text file") from None
+    except source_text.BinaryFile as exc:
+        raise BuildError(str(exc)) from None
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -212,7 +213,7 @@ def build(options: BuildOptions) -> Built:
     for s in sources:
         if options.instrument and s.kind == CUDA:
             path = work / f"{s.name}.hirace.cu"
-            path.write_text(s.text)
+            source_text.write(path, s.text)
         else:
             path = s.path
         compiled.append(path)
@@ -269,7 +270,8 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
             return _compile_host(s, options, work)
         display = os.path.basename(s.path)
         translated = work / f"{s.name}.cpu.cpp"
-        translated.write_text(cpu_program.translate_source(s.text, display, options.defines))
+        source_text.write(translated,
+                          cpu_program.translate_source(s.text, display, options.defines))
         obj = work / f"{s.name}.o"
         flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve())
         cpu_program.compile_object(translated, obj, flags, _read(s.path), display)

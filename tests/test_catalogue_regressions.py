@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hirace_py import cli, program
+from hirace_py import cli, program, source_text
 from hirace_py.checker import include_dir
 from hirace_py.instrument import instrument
 from hirace_py.program import BuildOptions
@@ -27,7 +27,7 @@ UNSUPPORTED = sorted(HERE.glob("unsupported_*.cu"))
 
 
 def _expected(path: Path, key: str) -> str:
-    m = re.search(rf"^// {key}: (.*)$", path.read_text(), re.M)
+    m = re.search(rf"^// {key}: (.*)$", source_text.read(path), re.M)
     assert m is not None, f"{path.name} has no '// {key}:' line"
     return m[1]
 
@@ -47,10 +47,10 @@ def test_instrumented_program_builds_and_runs_on_the_cpu(path: Path, tmp_path: P
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_instrumented_program_compiles_with_nvcc(path: Path, tmp_path: Path) -> None:
-    result = instrument(path.read_text(), str(path), header_dir=tmp_path / "headers")
+    result = instrument(source_text.read(path), str(path), header_dir=tmp_path / "headers")
     result.write_headers()
     out = tmp_path / f"{path.stem}.hirace.cu"
-    out.write_text(result.source)
+    source_text.write(out, result.source)
     proc = subprocess.run(
         ["nvcc", "-c", "-arch=sm_80", "-std=c++17", "-I", include_dir(), "-I", str(HERE),
          "-o", str(out.with_suffix(".o")), str(out)],
@@ -74,3 +74,14 @@ def test_unsupported_feature_is_one_line_with_its_place(
     assert err == (
         f"hirace: error: {path}:{line}: {_expected(path, 'error')}: not supported by hirace"
     )
+
+
+def test_bytes_that_are_not_utf8_come_back_unchanged(tmp_path: Path) -> None:
+    """A Latin-1 comment is copied byte for byte into the instrumented output."""
+    path = HERE / "latin1_comment.cu"
+    out = tmp_path / "out.cu"
+    assert cli.main(["instrument", str(path), "-o", str(out)]) == 0
+    original, rewritten = path.read_bytes(), out.read_bytes()
+    assert original.splitlines()[0] in rewritten.splitlines()
+    assert b"// caf\xe9\n" in rewritten
+    assert rewritten.count(b"\xe9") == original.count(b"\xe9") == 2

@@ -71,7 +71,7 @@ CASES: dict[str, Case] = {
         {"s__toml": spec("nope")}, CHECK, 2,
         ["s.toml: launch[0].kernel", "'nope'", "shift, by_struct"]),
     "empty source": ({"k__cu": ""}, CHECK, 2, ["k.cu", "empty"]),
-    "binary source": ({"k__cu": bytes(range(256))}, CHECK, 2, ["k.cu", "not a UTF-8"]),
+    "binary source": ({"k__cu": bytes(range(256))}, CHECK, 2, ["k.cu", "not a text file"]),
     "binary file as --launch": ({"s__toml": bytes(range(256))}, CHECK, 2, ["s.toml", "UTF-8"]),
     "invalid TOML as --launch": ({"s__toml": "[[launch]\n"}, CHECK, 2, ["s.toml", "invalid TOML"]),
     "missing --launch file": ({}, [*CHECK[:-1], "none.toml"], 2, ["none.toml", "cannot read"]),
@@ -112,7 +112,7 @@ CASES: dict[str, Case] = {
     "unknown sub-command": ({}, ["chekc"], 2, ["chekc"]),
     "run with no sources": ({}, ["run"], 2, ["no source files"]),
     "instrument a binary file": ({"k__cu": b"\xff\xfe\x00"}, ["instrument", "k.cu"], 2,
-                                 ["k.cu", "UTF-8"]),
+                                 ["k.cu", "not a text file"]),
     "fsm trace syntax": ({}, ["fsm", "--trace", "X 0.0.0"], 2, ["X"]),
 }  # fmt: skip
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from hirace_py import source_text
 from hirace_py.config import Config, load
 from hirace_py.errors import HiraceError, InputError
 
@@ -67,11 +68,11 @@ def config(args: argparse.Namespace) -> Config:
 def read_source(path: Path) -> str:
     """A source file's text; InputError naming the file if unreadable, not text or empty."""
     try:
-        text = path.read_text()
+        text = source_text.read(path)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except source_text.BinaryFile as exc:
+        raise InputError(str(exc)) from None
     if not text.strip():
         raise InputError(f"{path}: the file is empty")
     return text
@@ -101,11 +102,12 @@ class Output:
 
     def write(self, text: str) -> None:
         if self.path is None:
-            sys.stdout.write(text)
             sys.stdout.flush()
+            sys.stdout.buffer.write(source_text.encode(text))
+            sys.stdout.buffer.flush()
             return
         try:
-            self.path.write_text(text)
+            source_text.write(self.path, text)
         except OSError as exc:
             raise InputError(f"{self.path}: cannot write: {exc.strerror}") from None
 

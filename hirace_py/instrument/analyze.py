@@ -35,7 +35,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from hirace_py import cuda_api
+from hirace_py import cuda_api, source_text
 from hirace_py.cuda_api import atomic_scopes
 from hirace_py.instrument import edits, groups, libcu
 from hirace_py.instrument.files import (
@@ -56,6 +56,8 @@ CTX = "__hr_t"
 
 TRANSPARENT = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 FUNCTIONS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD}
+# Everything with a body a block-scope declaration can be written in.
+BODIES = FUNCTIONS | {K.CONVERSION_FUNCTION, K.CONSTRUCTOR, K.DESTRUCTOR}
 ARRAYS = {T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY, T.DEPENDENTSIZEDARRAY}
 REFERENCES = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
 CASTS = {
@@ -428,9 +430,9 @@ class Planner:
         declaration belongs to the enclosing namespace semantically.
         """
         p = c.lexical_parent
-        while p is not None and p.kind not in FUNCTIONS and p.kind != K.TRANSLATION_UNIT:
+        while p is not None and p.kind not in BODIES and p.kind != K.TRANSLATION_UNIT:
             p = p.lexical_parent
-        return p.spelling if p is not None and p.kind in FUNCTIONS else ""
+        return p.spelling if p is not None and p.kind in BODIES else ""
 
     def variable(self, f: SourceFile, name: str, space: str, kind: str, function: str, g: int,
                  size: int, offset: int, line: int) -> Variable:  # fmt: skip
@@ -1091,7 +1093,7 @@ class Planner:
         s, e = fn.extent.start.offset, fn.extent.end.offset
         f = self.file(fn)
         try:
-            body = edits.apply(f.source[s:e], plan.edits + sig, base=s).decode()
+            body = source_text.decode(edits.apply(f.source[s:e], plan.edits + sig, base=s))
         except edits.EditConflict as exc:
             self.warn(fn, "edit-conflict", f"'{fn.spelling}' not instrumented: {exc}")
             return
@@ -1125,7 +1127,7 @@ class Planner:
         s = decl.extent.start.offset
         end = self.statement_end(decl)
         f = self.file(decl)
-        text = edits.apply(f.source[s:end], sig, base=s).decode()
+        text = source_text.decode(edits.apply(f.source[s:end], sig, base=s))
         f.edits.append(edits.insert(end, " " + text))
 
     # -- driver ----------------------------------------------------------------

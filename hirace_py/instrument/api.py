@@ -10,9 +10,10 @@ from pathlib import Path
 import clang.cindex as ci
 
 import hirace_py
+from hirace_py import source_text
 from hirace_py.cache import cache_root, write_if_changed
 from hirace_py.config import Config
-from hirace_py.instrument import edits
+from hirace_py.instrument import edits, gpu_only
 from hirace_py.instrument.analyze import Planner
 from hirace_py.instrument.files import (
     HeaderCopy,
@@ -23,7 +24,7 @@ from hirace_py.instrument.files import (
     quote,
 )
 from hirace_py.instrument.host import HostPlanner, unit_tables
-from hirace_py.instrument.model import Tables
+from hirace_py.instrument.model import Tables, Warning
 from hirace_py.instrument.parse import parse
 from hirace_py.instrument.runtime import HEADER_NAME
 
@@ -81,7 +82,13 @@ def instrument(
     config = config or Config()
     parsed = parse(source, filename, include_dirs, defines)
     planner = Planner(parsed, config.instrument_kernel)
+    if target == "cpu":
+        gpu_only.refuse(planner)
     planner.run()
+    for use in (u for u in gpu_only.uses(planner) if u.acts):
+        planner.tables.warnings.append(
+            Warning(use.file, use.line, use.column, "gpu-only", use.warning(), use.what)
+        )
     host = HostPlanner(planner, target)
     program = host.run() or program
     display = quote(os.path.basename(filename))
@@ -116,6 +123,7 @@ def relocate(
     their type): what the CPU backend translates for a program built without
     checking."""
     planner = Planner(parse(source, filename, include_dirs, defines), lambda _: False)
+    gpu_only.refuse(planner)
     host = HostPlanner(planner, "cpu", hooks=False)
     host.run()
     return _render(planner, host.edits, Path(header_dir))
@@ -130,7 +138,7 @@ def _render(planner: Planner, host_edits: dict[str, list[edits.Edit]],
         file_edits = [*f.edits, *host_edits.get(f.name, [])]
         for start, end, included in includes.get(f.name, []):
             file_edits.append(include_edit(start, end, copy_path(header_dir, included.path)))
-        texts[f.name] = edits.apply(f.source, file_edits).decode()
+        texts[f.name] = source_text.decode(edits.apply(f.source, file_edits))
     headers = tuple(
         HeaderCopy(f.path, copy_path(header_dir, f.path),
                    f'#line 1 "{quote(f.display)}"\n{texts[f.name]}',

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from hirace_py import cuda_api
+from hirace_py import cuda_api, source_text
 from hirace_py.cache import write_if_changed
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
@@ -43,6 +43,15 @@ class UnsupportedFeature(ParseError):
     one line naming it and where."""
 
 
+# Errors clang gives where nvcc (EDG, with g++'s extensions) accepts the code;
+# the declaration stays in the AST with only the offending part dropped.
+_NVCC_ACCEPTS = (
+    "initialization is not supported for __shared__ variables",
+    "invalid % escape in inline assembly string",
+    "variable-sized object may not be initialized",
+    "'__malloc__' attribute takes no arguments",  # gcc's <omp.h>
+)
+
 # Diagnostics naming an identifier that is not declared.
 _UNDECLARED = re.compile(
     r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|no template named '(\w+)'"
@@ -61,6 +70,8 @@ class Parsed:
     """Headers parsed from other bytes than their files' (spaced launches joined)."""
     stub_dir: str = ""
     """The directory of the CUDA header stand-ins the parse used."""
+    display: str = ""
+    """The file's name as the user gave it (for messages)."""
 
 
 @functools.cache
@@ -140,9 +151,11 @@ def _stub_dir() -> str:
     they would. Named by the prelude's hash: checkouts of hirace with other
     catalogues use other directories."""
     text = cuda_api.prelude()
-    key = hashlib.sha256(text.encode()).hexdigest()[:12]
+    real = (*cuda_api.toolkit_include_dirs(), *system_include_dirs())
+    stood_in = "\0".join(sorted(cuda_api.stand_in_headers(real)))
+    key = hashlib.sha256(f"{text}\0{stood_in}".encode()).hexdigest()[:12]
     root = Path(tempfile.gettempdir()) / f"hirace-stubs-{os.getuid()}-{key}"
-    write_stand_ins(root, "hirace parse stub: see the parse prelude")
+    write_stand_ins(root, "hirace parse stub: see the parse prelude", real)
     write_if_changed(root / PRELUDE, text)
     return str(root)
 
@@ -242,12 +255,16 @@ def parse(
     unsaved = _joined_headers(source, dirs)
     index = ci.Index.create()
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    files = [(path, source), *((name, data.decode()) for name, data in unsaved.items())]
+    files = [(path, source_text.encode(source)), *unsaved.items()]
     try:
         tu = index.parse(path, args=clang_args(dirs, defines), unsaved_files=files, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise ParseError(f"{filename}: libclang could not parse the file ({exc})") from None
-    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    errors = [
+        d
+        for d in tu.diagnostics
+        if d.severity >= ci.Diagnostic.Error and not d.spelling.startswith(_NVCC_ACCEPTS)
+    ]
     unsupported = _unsupported(tu, errors, path, filename)
     if unsupported:
         raise UnsupportedFeature(unsupported)
@@ -263,7 +280,7 @@ def parse(
             lines.append(f"{where}: {d.spelling}")
         more = f" (and {len(lines) - 1} more error(s))" if len(lines) > 1 else ""
         raise ParseError(f"{lines[0]}{more}: cannot parse the CUDA source", lines)
-    return Parsed(tu, path, source.encode(), unsaved, _stub_dir())
+    return Parsed(tu, path, source_text.encode(source), unsaved, _stub_dir(), filename)
 
 
 def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
@@ -273,10 +290,10 @@ def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
     for name, data in local_headers(source, [Path(d) for d in dirs]):
         if name.startswith(SYSTEM_PREFIXES):
             continue
-        text = data.decode(errors="replace")
+        text = source_text.decode(data)
         joined = contiguous(text)
         if joined != text:
-            out[name] = joined.encode()
+            out[name] = source_text.encode(joined)
     return out
 
 
@@ -285,7 +302,8 @@ def _unsupported(
 ) -> str | None:
     """The one-line message for the first error that is a use of something
     unsupported, or None."""
-    headers = cuda_api.catalogue().unsupported_headers
+    cat = cuda_api.catalogue()
+    headers = {**cat.unsupported_headers, **cat.gpu_only_headers}
     stub = _stub_dir()
     for d in errors:
         loc = d.location
@@ -302,7 +320,7 @@ def _unsupported(
                 return f"{where}: {message}"
         m = _UNDECLARED.search(d.spelling)
         name = next((g for g in m.groups() if g), None) if m else None
-        feature = cuda_api.unsupported_feature(name) if name else None
+        feature = cuda_api.gpu_only_feature(name) if name else None
         if feature is not None and loc.file is not None:
             where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
             return f"{where}: {cuda_api.unsupported_message(feature, name)}"
