@@ -21,7 +21,7 @@ from pathlib import Path
 import clang.cindex as ci
 import pytest
 
-from hirace_py import cuda_api
+from hirace_py import cuda_api, source_text
 from hirace_py.instrument import instrument
 from hirace_py.instrument import parse as parse_module
 from hirace_py.instrument.parse import system_include_dirs
@@ -188,7 +188,9 @@ def test_precompiled_prelude_parses_as_the_prelude_does(monkeypatch: pytest.Monk
     """The precompiled prelude is only faster: the rewrite is the same without it."""
     assert "-include-pch" in parse_module.clang_args()
     here = Path(__file__).parent / "catalogue"
-    sources = {p: p.read_text() for p in sorted(here.glob("*.cu")) if "unsupported" not in p.name}
+    sources = {
+        p: source_text.read(p) for p in sorted(here.glob("*.cu")) if "unsupported" not in p.name
+    }
     with_pch = {p: instrument(s, str(p)).source for p, s in sources.items()}
     monkeypatch.setattr(parse_module, "_prelude_pch", lambda: None)
     assert "-include-pch" not in parse_module.clang_args()

@@ -297,7 +297,7 @@ class Planner:
             n, c = stack.pop(0)
             if not self.in_main(c):
                 continue
-            if c.kind in FUNCTIONS and c.is_definition():
+            if c.kind in FUNCTIONS | {K.CONVERSION_FUNCTION} and c.is_definition():
                 self.positions[self.key(c)] = (n, c.extent.start.offset)
                 yield c
             elif c.kind in {K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE,
