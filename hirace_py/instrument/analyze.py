@@ -445,6 +445,19 @@ class Planner:
 
     # -- classification ----------------------------------------------------
 
+    @staticmethod
+    def called(c: ci.Cursor, parents: list[ci.Cursor]) -> bool:
+        """Whether `c` is what a call calls (`x.f` of `x.f()`): a method named
+        through a template-dependent object has no declaration for libclang to
+        tell it from a data member by."""
+        i = len(parents) - 1
+        while i >= 0 and parents[i].kind in TRANSPARENT:
+            i -= 1
+        if i < 0 or parents[i].kind != K.CALL_EXPR:
+            return False
+        kids = _children(parents[i])
+        return bool(kids) and _strip(kids[0]) == c
+
     def memory(self, c: ci.Cursor, method: bool) -> bool:
         """Whether lvalue expression `c` may refer to global or shared memory."""
         k = c.kind
@@ -695,6 +708,8 @@ class Planner:
                 plan.edits.append(capture)
         if c.kind == K.CALL_EXPR and not self.plan_libcu(c, name, method, plan):
             self.visit_call(c, name, plan)
+        if c.kind == K.MEMBER_REF_EXPR and self.called(c, parents):
+            return
         if c.kind in {K.ARRAY_SUBSCRIPT_EXPR, K.UNARY_OPERATOR, K.MEMBER_REF_EXPR,
                       K.DECL_REF_EXPR, K.CALL_EXPR} and self.memory(c, method):  # fmt: skip
             if self.atomic_object(c) or self.bound_by_atomic_ref(parents):
