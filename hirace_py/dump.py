@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hirace_py import host_events
 from hirace_py.config import Config
 from hirace_py.errors import InputError
 from hirace_py.fsm import Action
@@ -29,11 +30,12 @@ from hirace_py.interpret import (
     notices,
     races,
 )
+from hirace_py.profile import analyse
 from hirace_py.report import LaunchReport, Notice, Report
 from hirace_py.shadow import ShadowLayout, ShadowLimitError
 
 FORMAT = "hirace-dump"
-VERSION = 1
+VERSION = 2
 Unit = tuple[list[Site], list[str]]
 """A program unit's sites and variable names."""
 
@@ -99,9 +101,10 @@ def _launch(raw: dict[str, Any], units: list[Unit], allocations: list[tuple[str,
     return launch
 
 
-def load(path: Path, lines: SourceLines | None = None) -> Report:
-    """The report of the program run that wrote the dump at `path`; InputError
-    naming the file if it is not a dump this hirace reads."""
+def load(path: Path, lines: SourceLines | None = None, profile: bool = False) -> Report:
+    """The report of the program run that wrote the dump at `path`, with its
+    transfer profile if asked (hirace_py.profile); InputError naming the file if
+    it is not a dump this hirace reads."""
     try:
         doc = json.loads(path.read_text())
     except OSError as exc:
@@ -114,7 +117,13 @@ def load(path: Path, lines: SourceLines | None = None) -> Report:
         raise InputError(f"{path}: dump format version {doc.get('version')!r}; this hirace "
                          f"reads version {VERSION}")  # fmt: skip
     try:
-        return _report(doc, lines or SourceLines())
+        report = _report(doc, lines or SourceLines())
+        if profile:
+            report.profile = analyse(host_events.read(doc), doc["backend"])
+            if not report.profile.kernels_instrumented:
+                # Kernels left uninstrumented on purpose: the profile says so.
+                report.notices = [n for n in report.notices if n.code != "uninstrumented-kernel"]
+        return report
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise InputError(f"{path}: a damaged hirace dump ({type(exc).__name__}: {exc})") from None
 
@@ -129,7 +138,7 @@ def _report(doc: dict[str, Any], lines: SourceLines) -> Report:
     warnings = [w for w in warnings if not (w.code == "launch" and w.subject in kernels)]
     report = Report(files, warnings=warnings, pairs="last")
     for raw in doc["launches"]:
-        allocations = [(name, size) for name, size in doc["allocations"]]
+        allocations = [(a[0], a[1]) for a in doc["allocations"]]
         report.launches.append(_launch(raw, units, allocations, config, doc, lines))
     if n := doc["uninstrumented_launches"]:
         report.notices.append(Notice(

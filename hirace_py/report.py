@@ -27,6 +27,7 @@ import hirace_py
 from hirace_py.errors import ExitCode
 from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
+from hirace_py.profile import PATTERN_TEXT, PATTERNS, Profile, ProfileFinding
 
 KINDS = ("read-write", "write-write", "atomic-plain")
 SCHEMA_VERSION = 1
@@ -218,6 +219,8 @@ class Report:
     warnings: list[InstrumentWarning] = field(default_factory=list)
     pairs: str = "exact"
     notices: list[Notice] = field(default_factory=list)
+    profile: Profile | None = None
+    """The transfer profile, for a program run with --profile (hirace_py.profile)."""
 
     @property
     def races(self) -> list[Race]:
@@ -225,9 +228,10 @@ class Report:
 
     @property
     def exit_status(self) -> ExitCode:
-        """FINDINGS when there were races or out-of-bounds accesses."""
+        """FINDINGS when there were races, out-of-bounds accesses or profile findings."""
         bounds = any(launch.bounds for launch in self.launches)
-        return ExitCode.FINDINGS if self.races or bounds else ExitCode.CLEAN
+        wasted = self.profile is not None and bool(self.profile.findings)
+        return ExitCode.FINDINGS if self.races or bounds or wasted else ExitCode.CLEAN
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -239,11 +243,13 @@ class Report:
                 "races": len(self.races),
                 "bounds": sum(len(launch.bounds) for launch in self.launches),
                 "launches": len(self.launches),
+                **({"profile": len(self.profile.findings)} if self.profile else {}),
                 "exit_status": int(self.exit_status),
             },
             "warnings": [asdict(w) for w in self.warnings],
             "notices": [asdict(n) for n in self.notices],
             "launches": [launch.to_json() for launch in self.launches],
+            **({"profile": self.profile.to_json()} if self.profile else {}),
         }
 
 
@@ -289,9 +295,41 @@ def to_text(report: Report) -> str:
             out.append(f"========= Error: {launch.error}")
     for n in report.notices:
         out.append(f"========= Warning [{n.code}]: {n.message}")
+    if report.profile is not None:
+        out += _profile_text(report.profile)
     total = len(report.races)
     out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)")
     return "\n".join(out) + "\n"
+
+
+def _seconds_text(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.1f} us"
+
+
+def _profile_text(p: Profile) -> list[str]:
+    """The transfer profile: each finding with its call sites, then a line per pattern."""
+    how = "measured" if any(f.measured for f in p.findings) else "bandwidth model"
+    out = [f"========= TRANSFER PROFILE: {p.transfers} transfer(s), {p.transfer_bytes} bytes"]
+    for f in p.findings:
+        out.append(f"========= {f.pattern}: {f.message}; saving ~{_seconds_text(f.seconds)}")
+        out.append(f"=========     at {f.site.where() if f.site else 'an unrecorded site'}"
+                   f"{' in ' + f.site.function if f.site and f.site.function else ''}")  # fmt: skip
+        for site, role in f.related:
+            out.append(f"=========     {role} at {site.where() if site else 'an unrecorded site'}")
+    if p.unhashed:
+        out.append(f"========= Warning [unhashed]: {p.unhashed} transfer(s) could not be hashed "
+                   "in place and were not compared")  # fmt: skip
+    if not p.kernels_instrumented and p.uninstrumented_launches:
+        out.append(f"========= Note: kernels not instrumented ({p.uninstrumented_launches} "
+                   "launch(es)): a kernel is taken to read the allocations its pointer arguments "
+                   "point into (and to write them unless the parameter points to const); use "
+                   "--kernels for what kernels really read")  # fmt: skip
+    for pattern, total in p.summary().items():
+        saving = _seconds_text(total["seconds"])
+        out.append(f"========= PROFILE SUMMARY {pattern}: {total['findings']} finding(s), "
+                   f"{total['calls']} call(s), {total['bytes']} bytes, est. saving {saving} "
+                   f"({how}): {PATTERN_TEXT[pattern]}")  # fmt: skip
+    return out
 
 
 def to_json(report: Report) -> str:
@@ -344,6 +382,37 @@ def _notification(level: str, text: str, file: str = "", line: int = 0,
     return note
 
 
+def _call_location(site: object, message: str, ident: int) -> dict[str, Any]:
+    from hirace_py.host_events import CallSite
+
+    if not isinstance(site, CallSite):
+        return {"id": ident, "message": {"text": message + " (site not recorded)"}}
+    uri, base = _uri(site.file)
+    location: dict[str, Any] = {
+        "id": ident,
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})},
+            "region": {"startLine": site.line, "startColumn": site.column},
+        },
+        "message": {"text": message},
+    }
+    if site.function:
+        location["logicalLocations"] = [{"name": site.function, "kind": "function"}]
+    return location
+
+
+def _profile_result(f: ProfileFinding, rule_ids: list[str]) -> dict[str, Any]:
+    return {
+        "ruleId": f.pattern, "ruleIndex": rule_ids.index(f.pattern), "level": "warning",
+        "message": {"text": f"{f.message}; estimated saving {_seconds_text(f.seconds)}"},
+        "locations": [_call_location(f.site, f.pattern, 0)],
+        "relatedLocations": [_call_location(site, role, i + 1)
+                             for i, (site, role) in enumerate(f.related)],
+        "properties": {"count": f.count, "bytes": f.bytes, "seconds": f.seconds,
+                       "measured": f.measured, "variable": f.variable},
+    }  # fmt: skip
+
+
 def to_sarif(report: Report) -> str:
     """SARIF 2.1.0: one result per race, at the access that completed it, with the
     earlier access in relatedLocations; what was not instrumented or not checked
@@ -389,6 +458,11 @@ def to_sarif(report: Report) -> str:
                 "properties": {"count": b.count, "offset": b.offset, "size": b.size,
                                "variable": b.variable, "performed": b.performed},
             })  # fmt: skip
+    if report.profile is not None:
+        for pattern in PATTERNS:
+            rules.append({"id": pattern, "shortDescription": {"text": PATTERN_TEXT[pattern]},
+                          "defaultConfiguration": {"level": "warning"}})  # fmt: skip
+        results += [_profile_result(f, [r["id"] for r in rules]) for f in report.profile.findings]
     notifications = [_notification("warning", f"[{w.code}] {w.message}", w.file, w.line,
                                    w.column) for w in report.warnings]  # fmt: skip
     for launch in report.launches:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything hirace needs on a fresh Debian/Ubuntu machine: the system
 # packages (g++, rumur for the Murphi model, graphviz for diagrams, valgrind for
-# instruction counts in bench/overhead.py), a virtual
+# instruction counts in bench/overhead.py, libxxhash-dev for transfer hashes), a virtual
 # environment in .venv, and the package with its test and benchmark extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,8 @@ command -v g++ >/dev/null || need+=(g++)
 command -v rumur >/dev/null || need+=(rumur)
 command -v dot >/dev/null || need+=(graphviz)
 command -v valgrind >/dev/null || need+=(valgrind)  # bench/overhead.py counts instructions
+# xxhash.h: the XXH3 content hashes of transfers in the host record (hirace_host.h)
+[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
 if ((${#need[@]})); then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo

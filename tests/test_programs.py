@@ -367,10 +367,13 @@ int main() {
 }
 """
     result = instrument(source, "m.cu", target="cpu")
-    assert 'CHECK(hirace::host::cudaMalloc(2u, "a", &a, 64 * sizeof(float)));' in result.source
-    assert 'SHOW(hirace::host::cudaMalloc(2u, "b", (void**)&b, 8));' in result.source
+    assert ('CHECK(hirace::host::cudaMalloc(HIRACE_AT("m.cu", 8u, 9u, "main", false), 2u, "a", '
+            "&a, 64 * sizeof(float)));") in result.source  # fmt: skip
+    assert ('SHOW(hirace::host::cudaMalloc(HIRACE_AT("m.cu", 9u, 8u, "main", false), 2u, "b", '
+            "(void**)&b, 8));") in result.source  # fmt: skip
     assert "ALLOC(c, 16);" in result.source
-    assert "CHECK(hirace::host::cudaFree(a));" in result.source
+    free = 'CHECK(hirace::host::cudaFree(HIRACE_AT("m.cu", 12u, 9u, "main", false), a));'
+    assert free in result.source
     warnings = [(w.line, w.code, w.message) for w in result.tables.warnings]
     assert (9, "allocation", "macro 'SHOW' turns its argument into text (#): that text now "
             "shows hirace's rewrite of 'cudaMalloc'") in warnings  # fmt: skip

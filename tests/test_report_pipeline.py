@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from hirace_py import dump
 from hirace_py.cli import main
 from hirace_py.errors import ExitCode
 
@@ -229,7 +230,7 @@ def test_report_rejects_what_is_not_a_dump(
 ) -> None:
     (tmp_path / "d.json").write_text('{"format": "something else"}')
     (tmp_path / "v.json").write_text('{"format": "hirace-dump", "version": 99}')
-    (tmp_path / "bad.json").write_text('{"format": "hirace-dump", "version": 1}')
+    (tmp_path / "bad.json").write_text(f'{{"format": "hirace-dump", "version": {dump.VERSION}}}')
     for name, needle in (("d.json", "not a hirace dump"), ("v.json", "version 99"),
                          ("bad.json", "damaged"), ("none.json", "cannot read")):  # fmt: skip
         assert cli(["report", name], tmp_path) == ExitCode.USAGE

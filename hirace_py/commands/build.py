@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
@@ -21,6 +22,12 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
                    help=f"GPU architecture for nvcc -arch (default {DEFAULT_ARCH})")  # fmt: skip
     p.add_argument("--no-instrument", dest="instrument", action="store_false",
                    help="build the program as it is, without race checking")  # fmt: skip
+    p.add_argument("--profile", action="store_true",
+                   help="record host-side CUDA calls for the transfer profile (docs/profile.md); "
+                   "kernels are not instrumented unless --kernels")  # fmt: skip
+    p.add_argument("--kernels", action="store_true",
+                   help="with --profile: instrument kernels too (exact reads for unused data, "
+                   "and race checking)")  # fmt: skip
     p.add_argument("-l", dest="link_flags", action=_LinkFlag, default=[], metavar="LIB",
                    help="link with library LIB (as nvcc -l)")  # fmt: skip
     p.add_argument("-L", dest="link_flags", action=_LinkFlag, default=[], metavar="DIR",
@@ -47,6 +54,13 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         nvcc_flags = tuple(shlex.split(args.nvcc_flags))
     except ValueError as exc:
         raise HiraceError(f"--nvcc-flags: {exc}") from None
+    if args.profile and not args.instrument:
+        raise HiraceError("--profile needs the host calls instrumented: drop --no-instrument")
+    if args.kernels and not args.profile:
+        raise HiraceError("--kernels goes with --profile (without it, kernels are instrumented)")
+    settings = config(args)
+    if args.profile and not args.kernels:
+        settings = dataclasses.replace(settings, kernels=())
     return BuildOptions(
         sources=tuple(sources),
         output=output,
@@ -56,7 +70,7 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         nvcc_flags=nvcc_flags,
         link_flags=tuple(args.link_flags),
         arch=args.arch,
-        config=config(args),
+        config=settings,
         instrument=args.instrument,
     )
 

@@ -24,11 +24,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=sorted(FORMATS), default="text",
                    help="report format (default: text)")  # fmt: skip
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
+    p.add_argument("--profile", action="store_true",
+                   help="add the transfer profile of the run's host record "
+                   "(docs/profile.md)")  # fmt: skip
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> ExitCode:
     output = Output(args.output)
-    report = dump.load(args.dump)
+    report = dump.load(args.dump, profile=args.profile)
     output.write(FORMATS[args.format](report))
     return report.exit_status

@@ -48,6 +48,7 @@ def _add_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    _register_profile(sub)
     p = sub.add_parser(
         "run",
         help="build a CUDA program with race checking and run it",
@@ -62,6 +63,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     # after `--` the program's own arguments (argparse would drop the `--`).
     p.add_argument("command", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
+
+
+def _register_profile(sub: argparse._SubParsersAction) -> None:
+    """`hirace profile`: `hirace run --profile`."""
+    p = sub.add_parser(
+        "profile",
+        help="run a CUDA program and report data movement that does nothing useful",
+        description="Build a CUDA program with its host-side CUDA calls recorded (kernels are "
+        "not instrumented unless --kernels), run it with ARGS, and report duplicate "
+        "transfers, round trips, repeated allocations and unused data, with their call sites "
+        "and an estimated saving (docs/profile.md). Exit status: the program's own when not "
+        "0, else 1 when something was found, else 0.",
+        usage="hirace profile SRC.cu [SRC2.cu ...] [options] [-- ARGS ...]",
+    )
+    _add_options(p)
+    p.add_argument("command", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    p.set_defaults(func=run, profile=True)
 
 
 def _split(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
@@ -111,7 +129,7 @@ def _run_and_report(built: Built, program_args: list[str], dump_path: Path,
         print(f"hirace: {built.executable.name} ended with status {status} before writing "
               "its race records: no report", file=sys.stderr)  # fmt: skip
         return status if status != 0 else ExitCode.TOOL_FAILURE
-    report = dump.load(dump_path)
+    report = dump.load(dump_path, profile=args.profile)
     text = FORMATS[args.format](report)
     if output is None:
         sys.stderr.write(text)

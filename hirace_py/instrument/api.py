@@ -89,7 +89,7 @@ def instrument(
         planner.tables.warnings.append(
             Warning(use.file, use.line, use.column, "gpu-only", use.warning(), use.what)
         )
-    host = HostPlanner(planner, target)
+    host = HostPlanner(planner, target, warn_uninstrumented=config.kernels != ())
     program = host.run() or program
     display = quote(os.path.basename(filename))
     if header_dir is None:

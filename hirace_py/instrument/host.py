@@ -17,6 +17,12 @@ or allocates device memory. Then:
   k<<<hirace_g, hirace_b, hirace_s, ST>>>(args); after_launch(); }(G, B, S)`.
   With `target="cpu"` the launch itself becomes `::hr::launch(k, g, b, s, st)(args)`,
   the CPU backend's launcher for standalone programs.
+* every other CUDA API call of the host record (`HOST_API`: copies, memsets,
+  streams, events, synchronisation, callbacks, error queries) becomes
+  `hirace::host::NAME(HIRACE_AT(file, line, column, function, discarded), args)`,
+  and allocations, frees and launches take the same call site first: the
+  host runtime records each call (docs/host-events.md). Pointer arguments
+  of a launch are passed through `hirace::host::arg(p)`, which notes them.
 * the unit's tables (sites, variable names, kernels) and its `write_state`
   and `register_symbols` functions are appended, and the unit registers
   itself with the host runtime at static initialisation.
@@ -37,23 +43,59 @@ from hirace_py.instrument.analyze import PRELUDE, K, Planner, _attrs, _children,
 from hirace_py.instrument.model import Tables
 from hirace_py.instrument.parse import unary_operator
 
-ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync"}
-FREES = {"cudaFree", "cudaFreeAsync"}
+ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",
+              "cudaMallocHost", "cudaHostAlloc"}  # fmt: skip
+REGISTERS = {"cudaHostRegister"}
+FREES = {"cudaFree", "cudaFreeAsync", "cudaFreeHost", "cudaHostUnregister"}
+SYMBOL_COPIES = {"cudaMemcpyToSymbol": 0, "cudaMemcpyToSymbolAsync": 0,
+                 "cudaMemcpyFromSymbol": 1, "cudaMemcpyFromSymbolAsync": 1}  # fmt: skip
+"""Symbol copies, by the index of their symbol argument (its text is recorded)."""
+HOST_API = {
+    "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync", "cudaMemset",
+    "cudaMemsetAsync", "cudaMemset2D", "cudaStreamCreate", "cudaStreamCreateWithFlags",
+    "cudaStreamCreateWithPriority", "cudaStreamDestroy", "cudaStreamSynchronize",
+    "cudaStreamQuery", "cudaStreamWaitEvent", "cudaEventCreate", "cudaEventCreateWithFlags",
+    "cudaEventDestroy", "cudaEventRecord", "cudaEventRecordWithFlags", "cudaEventSynchronize",
+    "cudaEventQuery", "cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaDeviceReset",
+    "cudaThreadExit", "cudaStreamAddCallback", "cudaLaunchHostFunc", "cudaGetLastError",
+    "cudaPeekAtLastError",
+}  # fmt: skip
+"""The other calls of the host record: the runtime's wrappers take the call site first."""
 CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
+POINTER_KINDS = {ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY}
 
 
 def _c_string(text: str) -> str:
     return json.dumps(text)
 
 
-def _spelling_offset(location: ci.SourceLocation) -> int:
-    """File offset where the token at `location` is spelled: inside a macro's
-    argument for code that came from one (cursor extents give the macro's
-    place instead)."""
+def _spelling(location: ci.SourceLocation) -> tuple[int, int, int]:
+    """(offset, line, column) where the token at `location` is spelled: inside a
+    macro's argument for code that came from one (cursor extents give the
+    macro's place instead)."""
     file, line, column, offset = ci.c_object_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     ci.conf.lib.clang_getSpellingLocation(location, ctypes.byref(file), ctypes.byref(line),
                                           ctypes.byref(column), ctypes.byref(offset))  # fmt: skip
-    return offset.value
+    return offset.value, line.value, column.value
+
+
+def _spelling_offset(location: ci.SourceLocation) -> int:
+    return _spelling(location)[0]
+
+
+def _discarded_calls(fn: ci.Cursor) -> set[int]:
+    """Hashes of the calls in `fn` that are statements of their own: their value
+    (a returned error) is dropped."""
+    out = set()
+    for c in fn.walk_preorder():
+        if c.kind != K.COMPOUND_STMT:
+            continue
+        for k in _children(c):
+            while k.kind == K.UNEXPOSED_EXPR and len(_children(k)) == 1:
+                k = _children(k)[0]
+            if k.kind == K.CALL_EXPR:
+                out.add(k.hash)
+    return out
 
 
 def _allocated_pointer(argument: ci.Cursor) -> ci.Cursor | None:
@@ -75,11 +117,15 @@ def _granularity(pointer: ci.Cursor) -> int:
 class HostPlanner:
     """Finds launches and allocations in host code; produces edits and the unit tables."""
 
-    def __init__(self, planner: Planner, target: str, hooks: bool = True) -> None:
+    def __init__(self, planner: Planner, target: str, hooks: bool = True,
+                 warn_uninstrumented: bool = True) -> None:  # fmt: skip
         self.p = planner
         self.target = target
         self.hooks = hooks
         """False: only make launches compile for the CPU (a program built unchecked)."""
+        self.warn_uninstrumented = warn_uninstrumented
+        """False: kernels are left uninstrumented on purpose (`hirace profile`): a
+        launch of a kernel defined elsewhere is not worth a warning."""
         self.edits: dict[str, list[edits.Edit]] = {}
         """Edits by user file (libclang's name)."""
         self.launches = 0
@@ -118,9 +164,10 @@ class HostPlanner:
     def run(self) -> bool:
         """Plan host edits; True when this is a program unit."""
         for fn in self.host_functions():
+            discarded = _discarded_calls(fn) if self.hooks else set()
             for c in fn.walk_preorder():
                 if c.kind == K.CALL_EXPR and self.in_main(c):
-                    self.visit_call(c)
+                    self.visit_call(c, fn.spelling, c.hash in discarded)
         return bool(self.launches or self.allocations)
 
     def in_main(self, c: ci.Cursor) -> bool:
@@ -134,77 +181,91 @@ class HostPlanner:
         f = ref.location.file if ref is not None else None
         return f is None or f.name.endswith(PRELUDE) or self.p.system_file(f.name)
 
-    def visit_call(self, c: ci.Cursor) -> None:
+    def visit_call(self, c: ci.Cursor, function: str, discarded: bool) -> None:
         kids = _children(c)
         config = next(
             (k for k in kids if k.kind == K.CALL_EXPR and k.spelling in CONFIG_CALLS), None
         )
         if config is not None:
-            self.launch(c, kids[0], config)
+            self.launch(c, kids[0], config, function)
             return
         name = c.spelling
-        if not self.hooks:
+        if not self.hooks or not self.from_runtime(c.referenced):
             return
-        if name in ALLOCATORS | FREES and self.from_runtime(c.referenced):
-            self.allocation(c, name)
-        elif name == "cudaLaunchKernel" and self.from_runtime(c.referenced):
+        if name in ALLOCATORS | REGISTERS | FREES | HOST_API or name in SYMBOL_COPIES:
+            self.record(c, name, function, discarded)
+        elif name == "cudaLaunchKernel":
             self.p.warn(c, "launch", "cudaLaunchKernel launches are not tracked; use <<<...>>>")
 
-    def allocation(self, c: ci.Cursor, name: str) -> None:
-        if self.p.inside_macro(c):
-            self.macro_allocation(c, name)
-            return
-        s = c.extent.start.offset
-        args = self.p.explicit_arguments(c)
-        if name in FREES:
-            self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
-            return
-        if not args:
-            return
-        # The pointer being allocated is the operand of the first `&` in the
-        # argument, under any casts: `&p`, `(void**)&p`, `reinterpret_cast<..>(&p)`.
-        gran, label = 0, self.p.text(args[0])
-        pointer = _allocated_pointer(args[0])
-        if pointer is not None:
-            label = self.p.text(pointer)
-            gran = _granularity(pointer)
-        self.allocations += 1
-        self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
-        self.edit(c, edits.insert(self.p.call_paren(c), f"{gran}u, {_c_string(label)}, "))
+    def at(self, c: ci.Cursor, function: str, discarded: bool) -> str:
+        """The call site argument of a recorded call: where it is spelled."""
+        f = self.p.file(c)
+        _, line, column = _spelling(c.extent.start)
+        return (f"HIRACE_AT({_c_string(f.display)}, {line}u, {column}u, {_c_string(function)}, "
+                f"{'true' if discarded else 'false'})")  # fmt: skip
 
-    def macro_allocation(self, c: ci.Cursor, name: str) -> None:
-        """An allocation or free spelled in a macro's argument, as in the common
-        `CHECK(cudaMalloc(&p, n))`: rewritten where it is spelled. One in a macro's
-        definition is reported instead (it may stand for different pointers)."""
-        s = _spelling_offset(c.extent.start)
+    def record(self, c: ci.Cursor, name: str, function: str, discarded: bool) -> None:
+        """`name(args)` becomes `hirace::host::name(HIRACE_AT(...), [more, ]args)`,
+        where the call is spelled (in a macro's argument too, as in the common
+        `CHECK(cudaMalloc(&p, n))`). One in a macro's definition is not recorded,
+        with a warning (it may stand for different calls)."""
         file = self.p.file(c)
         src = file.source
+        s = _spelling_offset(c.extent.start)
         paren = s + len(name)
         while paren < len(src) and src[paren : paren + 1].isspace():
             paren += 1
         spelled = src[s : s + len(name)] == name.encode() and src[paren : paren + 1] == b"("
-        if not spelled or not any(ms <= s < me for ms, me in file.macros):
-            self.p.warn(c, "allocation", f"'{name}' in a macro definition is not tracked: "
-                        "its memory is not monitored (call it in a macro's argument, or outside "
-                        "macros)")  # fmt: skip
+        in_macro = self.p.inside_macro(c)
+        code = "allocation" if name in ALLOCATORS | REGISTERS | FREES else "host-call"
+        if not spelled or (in_macro and not any(ms <= s < me for ms, me in file.macros)):
+            what = "its memory is not monitored" if name in ALLOCATORS else "it is not recorded"
+            self.p.warn(c, code, f"'{name}' in a macro definition: {what} (call it in a "
+                        "macro's argument, or outside macros)")  # fmt: skip
             return
         self.edit(c, edits.replace(s, s + len(name), f"hirace::host::{name}"))
-        printer = self.stringifying_macro(s, file.name)
-        if printer is not None:
-            self.p.warn(c, "allocation", f"macro '{printer}' turns its argument into text (#): "
-                        f"that text now shows hirace's rewrite of '{name}'")  # fmt: skip
-        if name in FREES:
-            return
+        if in_macro:
+            printer = self.stringifying_macro(s, file.name)
+            if printer is not None:
+                self.p.warn(c, code, f"macro '{printer}' turns its argument into text "
+                            f"(#): that text now shows hirace's rewrite of '{name}'")  # fmt: skip
+        rest = paren + 1
+        while rest < len(src) and src[rest : rest + 1].isspace():
+            rest += 1
+        more = [self.at(c, function, discarded), *self.extra_arguments(c, name, in_macro)]
+        text = ", ".join(more) + ("" if src[rest : rest + 1] == b")" else ", ")
+        self.edit(c, edits.insert(paren + 1, text))
+
+    def spelled_text(self, c: ci.Cursor, in_macro: bool) -> str:
+        if not in_macro:
+            return self.p.text(c)
+        src = self.p.file(c).source
+        start, end = _spelling_offset(c.extent.start), _spelling_offset(c.extent.end)
+        return src[start:end].decode(errors="replace") if start < end else ""
+
+    def extra_arguments(self, c: ci.Cursor, name: str, in_macro: bool) -> list[str]:
+        """What a wrapper takes after the call site: the shadow granularity and the
+        variable's name for an allocation; the symbol's text for a symbol copy."""
         args = list(c.get_arguments())
+        if name in SYMBOL_COPIES:
+            at = SYMBOL_COPIES[name]
+            text = self.spelled_text(args[at], in_macro) if len(args) > at else name
+            return [_c_string(text or name)]
+        if name in REGISTERS:
+            pointer = _strip(args[0]) if args else None
+            gran = _granularity(pointer) if pointer is not None else 0
+            label = self.spelled_text(pointer, in_macro) if pointer is not None else ""
+            self.allocations += 1
+            return [f"{gran}u", _c_string(label or name)]
+        if name not in ALLOCATORS:
+            return []
         pointer = _allocated_pointer(args[0]) if args else None
-        gran, label = 0, name
+        gran, label = 0, ""
         if pointer is not None:
             gran = _granularity(pointer)
-            start = _spelling_offset(pointer.extent.start)
-            end = _spelling_offset(pointer.extent.end)
-            label = src[start:end].decode(errors="replace") if start < end else name
+            label = self.spelled_text(pointer, in_macro)
         self.allocations += 1
-        self.edit(c, edits.insert(paren + 1, f"{gran}u, {_c_string(label)}, "))
+        return [f"{gran}u", _c_string(label or name)]
 
     def stringifying_macro(self, offset: int, file: str) -> str | None:
         """The name of the macro invoked around `offset` of `file` if its definition
@@ -235,7 +296,7 @@ class HostPlanner:
         self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
                                 f"(static_cast<{kernel_type}>(", "))"))  # fmt: skip
 
-    def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor) -> None:
+    def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor, function: str) -> None:
         if not self.hooks:
             self.deduced_kernel(c, callee)
             return
@@ -249,20 +310,36 @@ class HostPlanner:
         if len(conf) < 2:
             return
         name = callee.referenced.spelling if callee.referenced is not None else callee.spelling
-        texts = [self.p.text(a) for a in conf[:3]]
+        texts = [self.p.text(a) for a in conf[:4]]
         shared = texts[2] if len(texts) > 2 else "0"
-        for a, var in zip(conf[:3], ("hirace_g", "hirace_b", "hirace_s"), strict=False):
+        stream = texts[3] if len(texts) > 3 else "0"
+        for a, var in zip(conf[:4], ("hirace_g", "hirace_b", "hirace_s", "hirace_st"),
+                          strict=False):  # fmt: skip
             self.edit(c, edits.replace(a.extent.start.offset, a.extent.end.offset, var))
         lt, gt = opens[0], closes[0]
-        if len(conf) == 2:
-            self.edit(c, edits.insert(gt.extent.start.offset, ", hirace_s"))
+        if len(conf) < 4:
+            missing = ", hirace_s, hirace_st" if len(conf) == 2 else ", hirace_st"
+            self.edit(c, edits.insert(gt.extent.start.offset, missing))
+        params = list(callee.referenced.get_arguments()) if callee.referenced is not None else []
+        arguments = [a for a in self.p.explicit_arguments(c)
+                     if a.extent.start.offset > gt.extent.start.offset]  # fmt: skip
+        for i, a in enumerate(arguments):
+            # Pointer arguments are noted for the record (evaluated once, as
+            # before), with whether the kernel's parameter points to const.
+            if a.type.get_canonical().kind not in POINTER_KINDS:
+                continue
+            pointee = params[i].type.get_canonical().get_pointee() if i < len(params) else None
+            readonly = pointee is not None and pointee.is_const_qualified()
+            self.edit(c, edits.wrap(a.extent.start.offset, a.extent.end.offset,
+                                    "hirace::host::arg(",
+                                    f", {i}u, {'true' if readonly else 'false'})"))  # fmt: skip
         s, e = c.extent.start.offset, c.extent.end.offset
         self.edit(c, edits.wrap(
             s, e,
-            "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s) { "
-            f"hirace::host::before_launch(hirace_unit(), {_c_string(name)}, "
-            "hirace_g, hirace_b, hirace_s); ",
-            f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared})",
+            "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s, cudaStream_t hirace_st) { "
+            f"hirace::host::before_launch({self.at(c, function, True)}, hirace_unit(), "
+            f"{_c_string(name)}, hirace_g, hirace_b, hirace_s, hirace_st); ",
+            f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared}, {stream})",
         ))  # fmt: skip
         if self.target == "cpu":
             self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
@@ -271,7 +348,7 @@ class HostPlanner:
             self.edit(c, edits.replace(lt.extent.start.offset, lt.extent.end.offset, ", "))
             self.edit(c, edits.replace(gt.extent.start.offset, gt.extent.end.offset, ")"))
         self.launches += 1
-        if name not in self.kernel_names:
+        if name not in self.kernel_names and self.warn_uninstrumented:
             self.p.warn(
                 c,
                 "launch",
@@ -310,8 +387,10 @@ def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]],
         )
         or '  {"", 0u, 0u, "", "", ""}'
     )
+    # Only instrumented kernels: a launch of any other is not tracked (no shadow to prepare).
+    instrumented = [k for k in tables.kernels if config.instrument_kernel(k.name)]
     kernels = (
-        ",\n".join(f"  {{{_c_string(k.name)}, {k.shared_units}u}}" for k in tables.kernels)
+        ",\n".join(f"  {{{_c_string(k.name)}, {k.shared_units}u}}" for k in instrumented)
         or '  {"", 0u}'
     )
     registrations = "".join(
@@ -337,7 +416,7 @@ static const hirace::host::KernelInfo hirace_kernels[] = {{
 static hirace::host::Unit& hirace_unit() {{
   static hirace::host::Unit unit{{
       {_c_string(display)}, hirace_sites, {len(tables.sites)}u, hirace_variables,
-      {len(tables.variables)}u, hirace_kernels, {len(tables.kernels)}u,
+      {len(tables.variables)}u, hirace_kernels, {len(instrumented)}u,
       hirace_warnings, {len(tables.warnings)}u,
       {tables.dynamic_shared_offset}u, {tables.dynamic_shared_gran_log2}u,
       hirace_register_symbols, hirace_write_state, false}};

