@@ -83,6 +83,17 @@ def _spelling_offset(location: ci.SourceLocation) -> int:
     return _spelling(location)[0]
 
 
+def _null_constant(argument: ci.Cursor) -> bool:
+    """An argument that is a null pointer constant (`NULL`, `0`, `nullptr`) converted
+    to a pointer: it has no pointer type of its own to pass through a template."""
+    k = argument
+    while k.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and _children(k):
+        if k.kind == K.CSTYLE_CAST_EXPR:
+            return False
+        k = _children(k)[-1]
+    return k.kind in (K.INTEGER_LITERAL, K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR)
+
+
 def _discarded_calls(fn: ci.Cursor) -> set[int]:
     """Hashes of the calls in `fn` that are statements of their own: their value
     (a returned error) is dropped."""
@@ -326,7 +337,7 @@ class HostPlanner:
         for i, a in enumerate(arguments):
             # Pointer arguments are noted for the record (evaluated once, as
             # before), with whether the kernel's parameter points to const.
-            if a.type.get_canonical().kind not in POINTER_KINDS:
+            if a.type.get_canonical().kind not in POINTER_KINDS or _null_constant(a):
                 continue
             pointee = params[i].type.get_canonical().get_pointee() if i < len(params) else None
             readonly = pointee is not None and pointee.is_const_qualified()

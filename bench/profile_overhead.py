@@ -1,0 +1,143 @@
+"""Overhead of the transfer profile: profiled vs unprofiled program, side by side.
+
+Each program of bench/profile/ (transfer-, call- and allocation-heavy, written
+for this benchmark) is built twice for the CPU backend: as it is (`hirace build
+--no-instrument`) and for the profile (`--profile`: host calls recorded with
+content hashes, kernels not instrumented). The two run alternately,
+`--repeat` times each, in one process of this script; the table gives the
+median wall times of whole runs (the profiled one writing its dump), their
+ratio, and the geometric mean of the ratios. With `--callgrind` (valgrind
+installed), each also runs once under callgrind with `--callgrind-steps`,
+counting every instruction the process executes: a ratio the load of a shared
+machine does not move. The time Python then takes to read the dump and
+analyse it (`hirace report --profile`) is shown apart: it is not part of the
+program's run.
+
+Target (issue 17): geometric mean <= 1.05x with kernels uninstrumented.
+Run: python bench/profile_overhead.py [--repeat 5] [--steps 20] [--callgrind]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hirace_py import dump
+from hirace_py.config import Config
+from hirace_py.program import BuildOptions, build
+
+PROGRAMS = sorted((Path(__file__).parent / "profile").glob("*.cu"))
+
+
+def _env(dump_path: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    if dump_path is not None:
+        env["HIRACE_DUMP"] = str(dump_path)
+    return env
+
+
+def run_once(exe: Path, steps: int, dump_path: Path | None) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of the program."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run([str(exe), str(steps)], capture_output=True, text=True,
+                          env=_env(dump_path), check=False)  # fmt: skip
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"{exe.name} failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
+
+
+def instructions(exe: Path, steps: int, dump_path: Path | None, scratch: Path) -> int:
+    """Instructions the whole process executes, counted by callgrind."""
+    out = scratch / "cg.out"
+    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                           str(exe), str(steps)], capture_output=True, text=True,
+                          env=_env(dump_path), check=False)  # fmt: skip
+    if proc.returncode != 0:
+        sys.exit(f"callgrind of {exe.name} failed: {proc.stderr.strip()[-500:]}")
+    m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.M)
+    if m is None:
+        sys.exit(f"no instruction total in callgrind's output for {exe.name}")
+    return int(m.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each build (default 5)")
+    parser.add_argument("--steps", type=int, default=20, help="program steps (default 20)")
+    parser.add_argument("--callgrind", action="store_true", help="also count instructions")
+    parser.add_argument("--callgrind-steps", type=int, default=2,
+                        help="program steps under callgrind (default 2)")  # fmt: skip
+    opts = parser.parse_args()
+    if opts.callgrind and shutil.which("valgrind") is None:
+        sys.exit("--callgrind needs valgrind")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hirace-profile-bench-") as tmp:
+        scratch = Path(tmp)
+        for source in PROGRAMS:
+            plain = scratch / f"{source.stem}-plain"
+            profiled = scratch / f"{source.stem}-profiled"
+            build(BuildOptions(sources=(source,), output=plain, cpu=True, instrument=False))
+            build(BuildOptions(sources=(source,), output=profiled, cpu=True,
+                               config=Config(kernels=())))  # fmt: skip
+            dump_path = scratch / f"{source.stem}.json"
+            runs: dict[str, list[tuple[float, float]]] = {"plain": [], "profiled": []}
+            run_once(plain, 1, None)  # warm the page cache for both
+            run_once(profiled, 1, dump_path)
+            for _ in range(opts.repeat):
+                runs["plain"].append(run_once(plain, opts.steps, None))
+                runs["profiled"].append(run_once(profiled, opts.steps, dump_path))
+            start = time.perf_counter()
+            report = dump.load(dump_path, profile=True)
+            analyse = time.perf_counter() - start
+            assert report.profile is not None
+            events = len(report.profile.findings)
+            medians = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+                       for k, v in runs.items()}  # fmt: skip
+            counts = None
+            if opts.callgrind:
+                counts = (
+                    instructions(plain, opts.callgrind_steps, None, scratch),
+                    instructions(profiled, opts.callgrind_steps, dump_path, scratch),
+                )
+            transfers = report.profile.transfers
+            rows.append((source.stem, medians["plain"], medians["profiled"], transfers, events,
+                         analyse, counts))  # fmt: skip
+    print(f"profile overhead, CPU backend, median of {opts.repeat} runs of {opts.steps} steps")
+    header = (f"{'program':15} {'wall plain':>10} {'profiled':>9} {'ratio':>7} "
+              f"{'cpu plain':>9} {'profiled':>9} {'ratio':>7} {'transfers':>9} {'found':>5} "
+              f"{'analyse':>8}")  # fmt: skip
+    if opts.callgrind:
+        header += f" {'instr ratio':>11}"
+    print(header)
+    ratios: dict[str, list[float]] = {"wall": [], "cpu": [], "instructions": []}
+    for name, (w0, c0), (w1, c1), transfers, findings, analyse, counts in rows:
+        ratios["wall"].append(w1 / w0)
+        ratios["cpu"].append(c1 / c0)
+        line = (f"{name:15} {w0:9.3f}s {w1:8.3f}s {w1 / w0:6.3f}x {c0:8.3f}s {c1:8.3f}s "
+                f"{c1 / c0:6.3f}x {transfers:9d} {findings:5d} {analyse:7.3f}s")  # fmt: skip
+        if counts is not None:
+            ratios["instructions"].append(counts[1] / counts[0])
+            line += f" {counts[1] / counts[0]:10.3f}x"
+        print(line)
+    for what, values in ratios.items():
+        if values:
+            geo = math.exp(statistics.fmean(math.log(r) for r in values))
+            print(f"geometric mean of {what} ratios: {geo:.3f}x (target <= 1.05x)")
+
+
+if __name__ == "__main__":
+    main()
