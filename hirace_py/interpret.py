@@ -60,15 +60,16 @@ class SourceLines:
         self.files: dict[str, list[str]] = dict(known or {})
 
     def line(self, site: Site | None) -> str:
-        if site is None:
-            return ""
-        if site.file not in self.files:
+        return "" if site is None else self.line_at(site.file, site.line)
+
+    def line_at(self, file: str, line: int) -> str:
+        if file not in self.files:
             try:
-                self.files[site.file] = Path(site.file).read_text(errors="replace").splitlines()
+                self.files[file] = Path(file).read_text(errors="replace").splitlines()
             except OSError:
-                self.files[site.file] = []
-        lines = self.files[site.file]
-        return lines[site.line - 1] if 0 < site.line <= len(lines) else ""
+                self.files[file] = []
+        lines = self.files[file]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def coords(linear: int, dims: Dim3) -> Dim3:

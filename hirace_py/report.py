@@ -157,6 +157,88 @@ class BoundsFinding:
         return out  # fmt: skip
 
 
+HOST_KINDS = {
+    "host-device-race": "two operations on one buffer, at least one a write, unordered "
+                        "by streams, events or synchronisation",
+    "uninitialised-read": "device memory read before anything wrote it",
+    "stale-host-data": "the host read data whose device copy changed after the last "
+                       "transfer between them",
+    "stale-device-data": "a kernel read data whose host copy changed after the last "
+                         "transfer between them",
+    "out-of-bounds-copy": "a copy or memset past the end of an allocation",
+    "bad-free": "a free of a pointer that is not a live allocation of its kind",
+    "leak": "an allocation still live when the program exited",
+    "ignored-error": "a CUDA call failed and the program never looked at its error",
+}  # fmt: skip
+"""The host-device finding kinds (docs/findings.md, docs/semantics.md section 6)."""
+
+
+@dataclass(frozen=True)
+class HostSide:
+    """One operation a host-device finding names: the API call, kernel launch or host
+    access, where, by which host thread, and on which stream (None: on the host)."""
+
+    what: str
+    file: str
+    line: int
+    column: int
+    function: str
+    thread: int
+    stream: str | None
+    source_line: str = ""
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def text(self) -> str:
+        on = f"on the {self.stream}" if self.stream else f"on host thread {self.thread}"
+        fn = f" in {self.function}" if self.function else ""
+        return f"{self.what} at {self.where()}{fn} {on}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class HostFinding:
+    """A host-device finding: its kind, the buffer and the byte range of it concerned
+    (offsets from the buffer's start; `unit` says whether the range is exact to the
+    byte or to the shadow unit), the earlier operation involved (None where there is
+    none) and the one where it was found, and how many occurrences were merged."""
+
+    kind: str
+    buffer: str
+    size: int
+    """Bytes of the buffer; 0 where it is host memory hirace did not see allocated."""
+    lo: int
+    hi: int
+    unit: str
+    first: HostSide | None
+    second: HostSide
+    message: str
+    count: int = 1
+
+    def text(self) -> list[str]:
+        of = f" of {self.size}" if self.size else ""
+        out = [f"========= {self.kind.replace('-', ' ').capitalize()} on '{self.buffer}' "
+               f"bytes [{self.lo}, {self.hi}){of}: {self.message}"]  # fmt: skip
+        if self.first is not None:
+            out.append(f"=========     Earlier {self.first.text()}")
+            if self.first.source_line:
+                out.append(f"=========         {self.first.source_line.strip()}")
+        out.append(f"=========     {'Then' if self.first else 'At'} {self.second.text()}")
+        if self.second.source_line:
+            out.append(f"=========         {self.second.source_line.strip()}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "buffer": self.buffer, "size": self.size, "lo": self.lo,
+                "hi": self.hi, "unit": self.unit,
+                "first": None if self.first is None else self.first.to_json(),
+                "second": self.second.to_json(), "message": self.message,
+                "count": self.count}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Notice:
     """Something the run could not check, counted: never dropped silently."""
@@ -219,6 +301,8 @@ class Report:
     warnings: list[InstrumentWarning] = field(default_factory=list)
     pairs: str = "exact"
     notices: list[Notice] = field(default_factory=list)
+    host: list[HostFinding] = field(default_factory=list)
+    """Host-device findings of a whole program (docs/findings.md)."""
     profile: Profile | None = None
     """The transfer profile, for a program run with --profile (hirace_py.profile)."""
 
@@ -228,10 +312,12 @@ class Report:
 
     @property
     def exit_status(self) -> ExitCode:
-        """FINDINGS when there were races, out-of-bounds accesses or profile findings."""
+        """FINDINGS when there were races, out-of-bounds accesses, host-device findings
+        or profile findings."""
         bounds = any(launch.bounds for launch in self.launches)
         wasted = self.profile is not None and bool(self.profile.findings)
-        return ExitCode.FINDINGS if self.races or bounds or wasted else ExitCode.CLEAN
+        findings = self.races or bounds or self.host or wasted
+        return ExitCode.FINDINGS if findings else ExitCode.CLEAN
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -243,12 +329,14 @@ class Report:
                 "races": len(self.races),
                 "bounds": sum(len(launch.bounds) for launch in self.launches),
                 "launches": len(self.launches),
+                "host": len(self.host),
                 **({"profile": len(self.profile.findings)} if self.profile else {}),
                 "exit_status": int(self.exit_status),
             },
             "warnings": [asdict(w) for w in self.warnings],
             "notices": [asdict(n) for n in self.notices],
             "launches": [launch.to_json() for launch in self.launches],
+            "host": [f.to_json() for f in self.host],
             **({"profile": self.profile.to_json()} if self.profile else {}),
         }
 
@@ -293,12 +381,16 @@ def to_text(report: Report) -> str:
             out.append(f"========= Warning [{n.code}]: {n.message}")
         if launch.error:
             out.append(f"========= Error: {launch.error}")
+    for f in report.host:
+        out += f.text()
     for n in report.notices:
         out.append(f"========= Warning [{n.code}]: {n.message}")
     if report.profile is not None:
         out += _profile_text(report.profile)
     total = len(report.races)
-    out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)")
+    host = f", {len(report.host)} host-device finding(s)" if report.host else ""
+    out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)"
+               f"{host}")  # fmt: skip
     return "\n".join(out) + "\n"
 
 
@@ -366,6 +458,23 @@ def _sarif_location(a: Access, message: str, ident: int) -> dict[str, Any]:
     }
     if a.site.function:
         location["logicalLocations"] = [{"name": a.site.function, "kind": "function"}]
+    return location
+
+
+def _host_location(side: HostSide, message: str, ident: int) -> dict[str, Any]:
+    uri, base = _uri(side.file)
+    location: dict[str, Any] = {
+        "id": ident,
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})},
+            "region": {"startLine": max(side.line, 1), **({"startColumn": side.column}
+                                                          if side.column else {}),
+                       **({"snippet": {"text": side.source_line}} if side.source_line else {})},
+        },
+        "message": {"text": message},
+    }  # fmt: skip
+    if side.function:
+        location["logicalLocations"] = [{"name": side.function, "kind": "function"}]
     return location
 
 
@@ -458,6 +567,23 @@ def to_sarif(report: Report) -> str:
                 "properties": {"count": b.count, "offset": b.offset, "size": b.size,
                                "variable": b.variable, "performed": b.performed},
             })  # fmt: skip
+    for f in report.host:
+        if f.kind not in (r["id"] for r in rules):
+            rules.append({"id": f.kind, "shortDescription": {"text": HOST_KINDS[f.kind]},
+                          "defaultConfiguration": {"level": "error"}})  # fmt: skip
+        result: dict[str, Any] = {
+            "ruleId": f.kind,
+            "ruleIndex": [r["id"] for r in rules].index(f.kind),
+            "level": "error",
+            "message": {"text": "\n".join(line.removeprefix("=========").strip()
+                                          for line in f.text())},
+            "locations": [_host_location(f.second, f.second.what, 0)],
+            "properties": {"buffer": f.buffer, "size": f.size, "lo": f.lo, "hi": f.hi,
+                           "unit": f.unit, "count": f.count},
+        }  # fmt: skip
+        if f.first is not None:
+            result["relatedLocations"] = [_host_location(f.first, f"earlier {f.first.what}", 1)]
+        results.append(result)
     if report.profile is not None:
         for pattern in PATTERNS:
             rules.append({"id": pattern, "shortDescription": {"text": PATTERN_TEXT[pattern]},

@@ -1,0 +1,473 @@
+"""Host-device findings of one program run: its events replayed through the
+order of host threads and streams and the byte-range state of memory
+(docs/semantics.md sections 6.3 to 6.5; the kinds in docs/findings.md).
+
+`analyse` is a pure function of a `Program`. What each byte of memory
+remembers is kept per run of bytes (`RangeMap`):
+
+- `access`: the last write to it and the reads since, each with its stamp, to
+  find accesses unordered with a conflicting one (host-device races);
+- `valid`: for device and managed allocations, whether anything wrote it yet
+  (or the allocation that left it garbage): uninitialised reads;
+- `side`: when it was last written, by what, and which byte on the other
+  side of the host-device divide it mirrors since which transfer: stale data.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from hirace_py.hostdev import events as ev
+from hirace_py.hostdev.order import Order, Stamp, hb, ordered
+from hirace_py.hostdev.ranges import RangeMap
+from hirace_py.interpret import SourceLines
+from hirace_py.report import HostFinding, HostSide
+
+READ, WRITE, ATOMIC = "R", "W", "A"
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """An allocation hirace saw (mem set), or host memory a copy or host access
+    named (mem None): its name, where it starts, its size."""
+
+    name: str
+    base: int
+    size: int
+    mem: ev.Mem | None
+    op: Op | None = None
+    """The allocation call."""
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation as findings name it: the report side, its stamp, its issue
+    position, and whether a host thread performed it (a host access)."""
+
+    side: HostSide
+    stamp: Stamp
+    seq: int
+    on_host: bool
+
+
+@dataclass(frozen=True)
+class Hist:
+    """The last write to a byte (with its mode, W or A) and the reads since."""
+
+    write: tuple[Op, str] | None = None
+    reads: tuple[Op, ...] = ()
+
+
+@dataclass(frozen=True)
+class Side:
+    """When a byte was last written and by what (None: not since it was known),
+    and the byte it mirrors: (address delta to it, issue position of the transfer)."""
+
+    written: int = -1
+    writer: Op | None = None
+    link: tuple[int, int] | None = None
+
+
+VALID = "valid"
+
+COPY_WORDS = {(False, True): "host to device", (True, False): "device to host",
+              (True, True): "device to device", (False, False): "host to host"}  # fmt: skip
+
+
+class _Analysis:
+    def __init__(self, program: ev.Program, lines: SourceLines) -> None:
+        self.order = Order(program.per_thread_default_stream)
+        self.lines = lines
+        self.bases: list[int] = []
+        self.live: dict[int, Buffer] = {}
+        self.freed: dict[int, tuple[Buffer, Op]] = {}
+        self.named: RangeMap[Buffer] = RangeMap()
+        self.access: RangeMap[Hist] = RangeMap()
+        self.valid: RangeMap[Op | str] = RangeMap()
+        self.side: RangeMap[Side] = RangeMap()
+        self.pending: dict[int, ev.Call] = {}
+        self.found: dict[tuple, HostFinding] = {}
+        self.excused: set[int] = set()
+
+    # -- naming -----------------------------------------------------------------
+
+    def _side(self, call: ev.Call, what: str, stream: str | None) -> HostSide:
+        w = call.where
+        return HostSide(what, w.file, w.line, w.column, w.function, call.thread, stream,
+                        self.lines.line_at(w.file, w.line))  # fmt: skip
+
+    def _op(self, call: ev.Call, what: str, stamp: Stamp, stream: str | None) -> Op:
+        return Op(self._side(call, what, stream), stamp, call.seq, stream is None)
+
+    def _stream(self, handle: int, thread: int) -> str:
+        return self.order.stream(handle, thread).name
+
+    def buffer(self, addr: int) -> Buffer | None:
+        """The live allocation holding `addr`, else host memory a copy named there."""
+        i = bisect.bisect_right(self.bases, addr) - 1
+        if i >= 0:
+            b = self.live[self.bases[i]]
+            if addr < b.base + max(b.size, 1):
+                return b
+        for _, _, named in self.named.items(addr, addr + 1):
+            return named
+        return None
+
+    def _name_host(self, lo: int, hi: int, name: str) -> None:
+        """Host memory [lo, hi) that no allocation holds is named `name` from here on."""
+        old = self.buffer(lo)
+        if not name or lo >= hi or (old is not None and old.mem is not None):
+            return
+        base = old.base if old is not None and old.name == name else lo
+        size = max(hi, (old.base + old.size) if old is not None and old.name == name else hi) - base
+        self.named.set(base, base + size, Buffer(name, base, size, None))
+
+    # -- findings -----------------------------------------------------------------
+
+    def report(self, kind: str, lo: int, hi: int, first: Op | HostSide | None,
+               second: Op | HostSide, message: str, unit: str = "byte",
+               buf: Buffer | None = None) -> None:  # fmt: skip
+        """One finding on bytes [lo, hi) of `buf` (by default the buffer holding
+        them); findings of one kind, buffer and pair of sites merge, their ranges
+        joined."""
+        buf = buf or self.buffer(lo)
+        name, base, size = (buf.name, buf.base, buf.size) if buf else (f"memory at {lo:#x}", lo, 0)
+        a = first.side if isinstance(first, Op) else first
+        b = second.side if isinstance(second, Op) else second
+        key = (kind, name, base, a and (a.where(), a.what), b.where(), b.what)
+        old = self.found.get(key)
+        if old is not None:
+            self.found[key] = replace(old, lo=min(old.lo, lo - base), hi=max(old.hi, hi - base),
+                                      count=old.count + 1)  # fmt: skip
+            return
+        self.found[key] = HostFinding(kind, name, size, lo - base, hi - base, unit, a, b, message)
+
+    # -- memory -------------------------------------------------------------------
+
+    def touch(self, lo: int, hi: int, mode: str, op: Op, unit: str = "byte") -> None:
+        """`op` reads (R), writes (W) or atomically updates (A) bytes [lo, hi)."""
+        for a, b, h in list(self.access.items(lo, hi)):
+            others: list[tuple[Op, str]] = []
+            if h.write is not None:
+                others.append(h.write)
+            if mode != READ:
+                others += [(r, READ) for r in h.reads]
+            for other, omode in others:
+                if omode == mode and mode in (READ, ATOMIC):
+                    continue
+                if (other.on_host and op.on_host) or ordered(other.stamp, op.stamp):
+                    continue
+                self.report("host-device-race", a, b, other, op,
+                            f"{_word(omode)} and {_word(mode)} unordered by streams, events "
+                            "or synchronisation", unit)  # fmt: skip
+
+        def update(h: Hist | None) -> Hist:
+            h = h or Hist()
+            if mode == READ:
+                keep = tuple(r for r in h.reads if not hb(r.stamp, op.stamp))
+                return Hist(h.write, (*keep, op))
+            return Hist((op, mode), ())
+
+        self.access.update(lo, hi, update)
+
+    def check_valid(self, lo: int, hi: int, op: Op, unit: str) -> None:
+        for a, b, v in list(self.valid.items(lo, hi)):
+            if isinstance(v, Op):
+                self.report("uninitialised-read", a, b, v, op,
+                            "nothing wrote these bytes since their allocation", unit)  # fmt: skip
+
+    def validate(self, lo: int, hi: int) -> None:
+        self.valid.update(lo, hi, lambda v: None if v is None else VALID)
+
+    def write_side(self, lo: int, hi: int, op: Op, link: int | None = None) -> None:
+        """Record a write of [lo, hi); `link` is the address delta to the bytes a
+        host-device transfer copied them from (they mirror each other now)."""
+        if link is None:
+            self.side.update(lo, hi, lambda s: Side(op.seq, op, s.link if s else None))
+        else:
+            self.side.set(lo, hi, Side(op.seq, op, (link, op.seq)))
+            self.side.update(lo + link, hi + link,
+                             lambda s: Side(s.written, s.writer, (-link, op.seq)) if s
+                             else Side(link=(-link, op.seq)))  # fmt: skip
+
+    def check_stale(self, lo: int, hi: int, op: Op, kind: str, unit: str) -> None:
+        """`op` reads [lo, hi): stale where the mirror of a byte was written (issued)
+        after the transfer that made it a mirror and after this byte's own last
+        write. Whether that write has completed does not matter: this side holds
+        the old value either way."""
+        for a, b, s in list(self.side.items(lo, hi)):
+            if s.link is None:
+                continue
+            delta, since = s.link
+            for _, _, m in list(self.side.items(a + delta, b + delta)):
+                if m.writer is None or m.written <= max(since, s.written):
+                    continue
+                if kind == "stale-device-data" and not m.writer.on_host:
+                    continue
+                where = "device" if kind == "stale-host-data" else "host"
+                self.report(kind, a, b, m.writer, op,
+                            f"its {where} copy was written after the last transfer "
+                            "between them", unit)  # fmt: skip
+
+    # -- allocations ---------------------------------------------------------------
+
+    def alloc(self, e: ev.Alloc) -> None:
+        stamp = self.order.host(e.call.thread)
+        if e.call.failed or not e.ptr:
+            return
+        op = self._op(e.call, e.call.api, stamp, None)
+        buf = Buffer(e.name, e.ptr, e.bytes, e.mem, op)
+        bisect.insort(self.bases, e.ptr)
+        self.live[e.ptr] = buf
+        self.freed.pop(e.ptr, None)
+        end = e.ptr + e.bytes
+        self.access.set(e.ptr, end, None)
+        self.side.set(e.ptr, end, None)
+        self.named.set(e.ptr, end, None)
+        self.valid.set(e.ptr, end, op if e.mem != ev.Mem.PINNED else None)
+
+    def _drop(self, buf: Buffer) -> None:
+        del self.live[buf.base]
+        self.bases.remove(buf.base)
+        end = buf.base + buf.size
+        for m in (self.access, self.side, self.valid):
+            m.set(buf.base, end, None)
+
+    def free(self, e: ev.Free) -> None:
+        if e.stream is None:
+            stamp = self.order.sync_device(e.call.thread)
+        else:
+            stamp = self.order.enqueue(e.call.thread, e.stream)
+        if not e.ptr:
+            return
+        op = self._op(e.call, e.call.api, stamp, None)
+        buf = self.live.get(e.ptr)
+        kinds = (ev.Mem.PINNED,) if e.mem == ev.Mem.PINNED else (ev.Mem.DEVICE, ev.Mem.MANAGED)
+        if buf is not None and buf.mem in kinds:
+            self._drop(buf)
+            self.freed[e.ptr] = (buf, op)
+            return
+        self.excused.add(e.call.seq)
+        if buf is not None:
+            kind = buf.mem.value if buf.mem else "host"
+            why = f"it is {kind} memory, not what {e.call.api} frees"
+            self.report("bad-free", e.ptr, e.ptr + 1, buf.op, op, why)
+        elif e.ptr in self.freed:
+            old, when = self.freed[e.ptr]
+            self.report("bad-free", e.ptr, e.ptr + 1, when.side, op,
+                        f"'{old.name}' was already freed", buf=old)  # fmt: skip
+        elif (inner := self.buffer(e.ptr)) is not None and inner.mem is not None:
+            self.report("bad-free", e.ptr, e.ptr + 1, inner.op, op,
+                        f"the pointer is {e.ptr - inner.base} byte(s) into '{inner.name}', "
+                        "not its start")  # fmt: skip
+        else:
+            self.report("bad-free", e.ptr, e.ptr + 1, None, op,
+                        "no allocation starts at this pointer")  # fmt: skip
+
+    # -- copies, memsets, launches, host accesses ---------------------------------
+
+    def _bounds(self, ptr: int, n: int, op: Op, what: str) -> int:
+        """Bytes of [ptr, ptr + n) inside the allocation it starts in; an
+        out-of-bounds-copy finding for the rest."""
+        buf = self.buffer(ptr)
+        if buf is None or buf.mem is None or ptr + n <= buf.base + buf.size:
+            return n
+        inside = buf.base + buf.size - ptr
+        self.report("out-of-bounds-copy", buf.base + buf.size - 1, buf.base + buf.size, buf.op, op,
+                    f"the {what} range [{ptr - buf.base}, {ptr - buf.base + n}) goes "
+                    f"{n - inside} byte(s) past the end")  # fmt: skip
+        return inside
+
+    def _device(self, addr: int) -> bool:
+        buf = self.buffer(addr)
+        return buf is not None and buf.mem in (ev.Mem.DEVICE, ev.Mem.MANAGED)
+
+    def copy(self, e: ev.Copy) -> None:
+        c = e.call
+        to_dev, from_dev = self._device(e.dst), self._device(e.src)
+        host_waits = not e.asynchronous and not (to_dev and from_dev)
+        if c.failed:
+            self.order.host(c.thread)
+            return
+        if host_waits:
+            stamp, _ = self.order.blocking(c.thread, e.stream)
+        else:
+            stamp = self.order.enqueue(c.thread, e.stream)
+        if not to_dev:
+            self._name_host(e.dst, e.dst + e.bytes, e.dst_name)
+        if not from_dev:
+            self._name_host(e.src, e.src + e.bytes, e.src_name)
+        what = f"{c.api} ({COPY_WORDS[(from_dev, to_dev)]})"
+        op = self._op(c, what, stamp, self._stream(e.stream, c.thread))
+        n_src = self._bounds(e.src, e.bytes, op, "source")
+        n_dst = self._bounds(e.dst, e.bytes, op, "destination")
+        n = min(n_src, n_dst)
+        self.touch(e.src, e.src + n, READ, op)
+        if from_dev:
+            self.check_valid(e.src, e.src + n, op, "byte")
+        self.touch(e.dst, e.dst + n, WRITE, op)
+        self.validate(e.dst, e.dst + n)
+        self.write_side(e.dst, e.dst + n, op, e.src - e.dst if to_dev != from_dev else None)
+
+    def memset(self, e: ev.Memset) -> None:
+        c = e.call
+        buf = self.buffer(e.ptr)
+        if c.failed:
+            self.order.host(c.thread)
+            return
+        host_side = buf is not None and buf.mem in (ev.Mem.PINNED, ev.Mem.MANAGED)
+        waits = not e.asynchronous and host_side
+        stamp = self.order.blocking(c.thread, e.stream)[0] if waits else \
+            self.order.enqueue(c.thread, e.stream)  # fmt: skip
+        op = self._op(c, c.api, stamp, self._stream(e.stream, c.thread))
+        n = self._bounds(e.ptr, e.bytes, op, "memset")
+        self.touch(e.ptr, e.ptr + n, WRITE, op)
+        self.validate(e.ptr, e.ptr + n)
+        self.write_side(e.ptr, e.ptr + n, op)
+
+    def launch(self, e: ev.Launch) -> None:
+        c = e.call
+        if c.failed:
+            self.order.host(c.thread)
+            return
+        stamp = self.order.enqueue(c.thread, e.stream)
+        op = self._op(c, f"kernel {e.kernel}", stamp, self._stream(e.stream, c.thread))
+        unit = "shadow unit"
+        for t in e.touches:
+            if t.mode in (READ, ATOMIC):
+                self.check_valid(t.lo, t.hi, op, unit)
+                self.check_stale(t.lo, t.hi, op, "stale-device-data", unit)
+        for t in e.touches:
+            self.touch(t.lo, t.hi, t.mode, op, unit)
+            if t.mode != READ:
+                self.validate(t.lo, t.hi)
+                self.write_side(t.lo, t.hi, op)
+
+    def host_access(self, e: ev.HostAccess) -> None:
+        c = e.call
+        stamp = self.order.host(c.thread)
+        if not self._device(e.lo):
+            self._name_host(e.lo, e.hi, e.name)
+        op = self._op(c, "host write" if e.write else "host read", stamp, None)
+        if e.write:
+            self.touch(e.lo, e.hi, WRITE, op)
+            self.validate(e.lo, e.hi)
+            self.write_side(e.lo, e.hi, op)
+        else:
+            self.touch(e.lo, e.hi, READ, op)
+            self.check_valid(e.lo, e.hi, op, "byte")
+            self.check_stale(e.lo, e.hi, op, "stale-host-data", "byte")
+
+    # -- errors ---------------------------------------------------------------------
+
+    def errors(self, e: ev.Event) -> None:
+        """Track the calls whose error nobody looked at (docs/semantics.md 6.5)."""
+        c = e.call
+        if isinstance(e, ev.ErrorCheck):
+            self.pending.pop(c.thread, None)
+            return
+        if not c.failed or c.checked or c.seq in self.excused:
+            return
+        if c.checked is None and not isinstance(e, ev.Launch):
+            return
+        old = self.pending.get(c.thread)
+        if old is not None:
+            self._ignored(old)
+        self.pending[c.thread] = c
+
+    def _ignored(self, c: ev.Call) -> None:
+        side = self._side(c, c.api, None)
+        key = ("ignored-error", side.where(), c.api)
+        if key not in self.found:
+            self.found[key] = HostFinding("ignored-error", "", 0, 0, 0, "byte", None, side,
+                                          f"{c.api} failed with CUDA error {c.result}, which "
+                                          "the program never looked at")  # fmt: skip
+        else:
+            self.found[key] = replace(self.found[key], count=self.found[key].count + 1)
+
+    # -- the run ---------------------------------------------------------------------
+
+    def step(self, e: ev.Event) -> None:
+        c = e.call
+        match e:
+            case ev.Alloc():
+                self.alloc(e)
+            case ev.Free():
+                self.free(e)
+            case ev.Copy():
+                self.copy(e)
+            case ev.Memset():
+                self.memset(e)
+            case ev.Launch():
+                self.launch(e)
+            case ev.HostAccess():
+                self.host_access(e)
+            case ev.StreamCreate():
+                self.order.host(c.thread)
+                if not c.failed:
+                    self.order.create_stream(e.handle, e.non_blocking)
+            case ev.EventRecord():
+                if c.failed:
+                    self.order.host(c.thread)
+                else:
+                    self.order.record(c.thread, e.event, e.stream)
+            case ev.StreamWaitEvent():
+                if c.failed:
+                    self.order.host(c.thread)
+                else:
+                    self.order.enqueue(c.thread, e.stream, after_event=e.event)
+            case ev.EventSync():
+                if c.failed:
+                    self.order.host(c.thread)
+                else:
+                    self.order.sync_event(c.thread, e.event)
+            case ev.StreamSync():
+                if c.failed:
+                    self.order.host(c.thread)
+                else:
+                    self.order.sync_stream(c.thread, e.stream)
+            case ev.DeviceSync():
+                self.order.sync_device(c.thread)
+                if e.reset and not c.failed:
+                    for buf in list(self.live.values()):
+                        self._drop(buf)
+            case ev.Callback():
+                self.order.enqueue(c.thread, e.stream)
+            case ev.ErrorCheck():
+                self.order.host(c.thread)
+            case ev.Exit():
+                self.order.host(c.thread)
+                for buf in list(self.live.values()):
+                    if buf.op is not None:
+                        self.report("leak", buf.base, buf.base + buf.size, None, buf.op,
+                                    f"never freed before the program exited (at {c.where})")
+        self.errors(e)
+
+    def finish(self) -> list[HostFinding]:
+        for c in self.pending.values():
+            self._ignored(c)
+        self.pending.clear()
+        return sorted(self.found.values(), key=_order_key)
+
+
+def _order_key(f: HostFinding) -> tuple:
+    return (f.second.file, f.second.line, f.second.column, f.kind, f.buffer, f.lo)
+
+
+def _word(mode: str) -> str:
+    return {READ: "a read", WRITE: "a write", ATOMIC: "an atomic update"}[mode]
+
+
+def analyse(program: ev.Program, lines: SourceLines | None = None) -> list[HostFinding]:
+    """Every host-device finding of the run `program` recorded, in source order."""
+    a = _Analysis(program, lines or SourceLines())
+    for e in program.events:
+        a.step(e)
+    return a.finish()
+
+
+def kinds(findings: Iterable[HostFinding]) -> list[str]:
+    """The kinds of `findings`, sorted (what tests compare with expectations)."""
+    return sorted(f.kind for f in findings)
