@@ -194,8 +194,21 @@ class Exit:
 
 
 Event = (
-    Alloc | Free | Copy | Memset | Launch | HostAccess | StreamCreate | EventRecord
-    | StreamWaitEvent | EventSync | StreamSync | DeviceSync | Callback | ErrorCheck | Exit
+    Alloc
+    | Free
+    | Copy
+    | Memset
+    | Launch
+    | HostAccess
+    | StreamCreate
+    | EventRecord
+    | StreamWaitEvent
+    | EventSync
+    | StreamSync
+    | DeviceSync
+    | Callback
+    | ErrorCheck
+    | Exit
 )
 
 

@@ -441,8 +441,14 @@ class _Analysis:
                 self.order.host(c.thread)
                 for buf in list(self.live.values()):
                     if buf.op is not None:
-                        self.report("leak", buf.base, buf.base + buf.size, None, buf.op,
-                                    f"never freed before the program exited (at {c.where})")
+                        self.report(
+                            "leak",
+                            buf.base,
+                            buf.base + buf.size,
+                            None,
+                            buf.op,
+                            f"never freed before the program exited (at {c.where})",
+                        )
         self.errors(e)
 
     def finish(self) -> list[HostFinding]:

@@ -81,8 +81,11 @@ class RangeMap(Generic[V]):
         if i > 0 and new and self._runs[i - 1][1:] == (new[0][0], new[0][2]):
             i -= 1
             new[0] = (self._runs[i][0], new[0][1], new[0][2])
-        if j < len(self._runs) and new and (new[-1][1], new[-1][2]) == (self._runs[j][0],
-                                                                        self._runs[j][2]):
+        if (
+            j < len(self._runs)
+            and new
+            and (new[-1][1], new[-1][2]) == (self._runs[j][0], self._runs[j][2])
+        ):
             new[-1] = (new[-1][0], self._runs[j][1], new[-1][2])
             j += 1
         merged: list[tuple[int, int, V]] = []
