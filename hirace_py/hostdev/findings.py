@@ -19,6 +19,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from hirace_py import cuda_api
 from hirace_py.hostdev import events as ev
 from hirace_py.hostdev.order import Order, Stamp, hb, ordered
 from hirace_py.hostdev.ranges import RangeMap
@@ -54,9 +55,13 @@ class Op:
 
 @dataclass(frozen=True)
 class Hist:
-    """The last write to a byte (with its mode, W or A) and the reads since."""
+    """The accesses of a byte a later one may race with: the last plain write, and
+    the atomic updates and the reads since it (of each, only those no later one of
+    the same kind follows in happens-before: a later access unordered with the
+    dropped one is unordered with the one that follows it too)."""
 
-    write: tuple[Op, str] | None = None
+    write: Op | None = None
+    atomics: tuple[Op, ...] = ()
     reads: tuple[Op, ...] = ()
 
 
@@ -90,6 +95,8 @@ class _Analysis:
         self.pending: dict[int, ev.Call] = {}
         self.found: dict[tuple, HostFinding] = {}
         self.excused: set[int] = set()
+        self.created: dict[str, int] = {}
+        """Streams created so far, by the site that created them."""
 
     # -- naming -----------------------------------------------------------------
 
@@ -102,7 +109,7 @@ class _Analysis:
         return Op(self._side(call, what, stream), stamp, call.seq, stream is None)
 
     def _stream(self, handle: int, thread: int) -> str:
-        return self.order.stream(handle, thread).name
+        return self.order.stream(handle, thread).label
 
     def buffer(self, addr: int) -> Buffer | None:
         """The live allocation holding `addr`, else host memory a copy named there."""
@@ -134,6 +141,8 @@ class _Analysis:
         joined."""
         buf = buf or self.buffer(lo)
         name, base, size = (buf.name, buf.base, buf.size) if buf else (f"memory at {lo:#x}", lo, 0)
+        if buf is not None and buf.mem is None:
+            size = 0  # host memory named by its use: its size is not known
         a = first.side if isinstance(first, Op) else first
         b = second.side if isinstance(second, Op) else second
         key = (kind, name, base, a and (a.where(), a.what), b.where(), b.what)
@@ -149,14 +158,12 @@ class _Analysis:
     def touch(self, lo: int, hi: int, mode: str, op: Op, unit: str = "byte") -> None:
         """`op` reads (R), writes (W) or atomically updates (A) bytes [lo, hi)."""
         for a, b, h in list(self.access.items(lo, hi)):
-            others: list[tuple[Op, str]] = []
-            if h.write is not None:
-                others.append(h.write)
+            others = [(h.write, WRITE)] if h.write is not None else []
+            if mode != ATOMIC:
+                others += [(x, ATOMIC) for x in h.atomics]
             if mode != READ:
                 others += [(r, READ) for r in h.reads]
             for other, omode in others:
-                if omode == mode and mode in (READ, ATOMIC):
-                    continue
                 if (other.on_host and op.on_host) or ordered(other.stamp, op.stamp):
                     continue
                 self.report("host-device-race", a, b, other, op,
@@ -165,10 +172,13 @@ class _Analysis:
 
         def update(h: Hist | None) -> Hist:
             h = h or Hist()
-            if mode == READ:
-                keep = tuple(r for r in h.reads if not hb(r.stamp, op.stamp))
-                return Hist(h.write, (*keep, op))
-            return Hist((op, mode), ())
+            if mode == WRITE:
+                return Hist(op)
+            if mode == ATOMIC:
+                keep = tuple(x for x in h.atomics if not hb(x.stamp, op.stamp))
+                return Hist(h.write, (*keep, op), h.reads)
+            keep = tuple(r for r in h.reads if not hb(r.stamp, op.stamp))
+            return Hist(h.write, h.atomics, (*keep, op))
 
         self.access.update(lo, hi, update)
 
@@ -275,9 +285,10 @@ class _Analysis:
         if buf is None or buf.mem is None or ptr + n <= buf.base + buf.size:
             return n
         inside = buf.base + buf.size - ptr
-        self.report("out-of-bounds-copy", buf.base + buf.size - 1, buf.base + buf.size, buf.op, op,
+        self.excused.add(op.seq)
+        self.report("out-of-bounds-copy", buf.base + buf.size, ptr + n, buf.op, op,
                     f"the {what} range [{ptr - buf.base}, {ptr - buf.base + n}) goes "
-                    f"{n - inside} byte(s) past the end")  # fmt: skip
+                    f"{n - inside} byte(s) past the end", buf=buf)  # fmt: skip
         return inside
 
     def _device(self, addr: int) -> bool:
@@ -289,9 +300,8 @@ class _Analysis:
         to_dev, from_dev = self._device(e.dst), self._device(e.src)
         host_waits = not e.asynchronous and not (to_dev and from_dev)
         if c.failed:
-            self.order.host(c.thread)
-            return
-        if host_waits:
+            stamp = self.order.host(c.thread)
+        elif host_waits:
             stamp, _ = self.order.blocking(c.thread, e.stream)
         else:
             stamp = self.order.enqueue(c.thread, e.stream)
@@ -301,9 +311,10 @@ class _Analysis:
             self._name_host(e.src, e.src + e.bytes, e.src_name)
         what = f"{c.api} ({COPY_WORDS[(from_dev, to_dev)]})"
         op = self._op(c, what, stamp, self._stream(e.stream, c.thread))
-        n_src = self._bounds(e.src, e.bytes, op, "source")
-        n_dst = self._bounds(e.dst, e.bytes, op, "destination")
-        n = min(n_src, n_dst)
+        n = min(self._bounds(e.src, e.bytes, op, "source"),
+                self._bounds(e.dst, e.bytes, op, "destination"))  # fmt: skip
+        if c.failed:
+            return
         self.touch(e.src, e.src + n, READ, op)
         if from_dev:
             self.check_valid(e.src, e.src + n, op, "byte")
@@ -314,15 +325,17 @@ class _Analysis:
     def memset(self, e: ev.Memset) -> None:
         c = e.call
         buf = self.buffer(e.ptr)
-        if c.failed:
-            self.order.host(c.thread)
-            return
         host_side = buf is not None and buf.mem in (ev.Mem.PINNED, ev.Mem.MANAGED)
-        waits = not e.asynchronous and host_side
-        stamp = self.order.blocking(c.thread, e.stream)[0] if waits else \
-            self.order.enqueue(c.thread, e.stream)  # fmt: skip
+        if c.failed:
+            stamp = self.order.host(c.thread)
+        elif not e.asynchronous and host_side:
+            stamp = self.order.blocking(c.thread, e.stream)[0]
+        else:
+            stamp = self.order.enqueue(c.thread, e.stream)
         op = self._op(c, c.api, stamp, self._stream(e.stream, c.thread))
         n = self._bounds(e.ptr, e.bytes, op, "memset")
+        if c.failed:
+            return
         self.touch(e.ptr, e.ptr + n, WRITE, op)
         self.validate(e.ptr, e.ptr + n)
         self.write_side(e.ptr, e.ptr + n, op)
@@ -368,9 +381,10 @@ class _Analysis:
         if isinstance(e, ev.ErrorCheck):
             self.pending.pop(c.thread, None)
             return
-        if not c.failed or c.checked or c.seq in self.excused:
-            return
-        if c.checked is None and not isinstance(e, ev.Launch):
+        # A launch has no value to look at: only cudaGetLastError/PeekAtLastError see
+        # its error. A call whose use is not known counts as looked at.
+        looked = False if isinstance(e, ev.Launch) else c.checked is not False
+        if not c.failed or looked or c.seq in self.excused:
             return
         old = self.pending.get(c.thread)
         if old is not None:
@@ -382,8 +396,8 @@ class _Analysis:
         key = ("ignored-error", side.where(), c.api)
         if key not in self.found:
             self.found[key] = HostFinding("ignored-error", "", 0, 0, 0, "byte", None, side,
-                                          f"{c.api} failed with CUDA error {c.result}, which "
-                                          "the program never looked at")  # fmt: skip
+                                          f"{c.api} failed with {_error_name(c.result)}, "
+                                          "which the program never looked at")  # fmt: skip
         else:
             self.found[key] = replace(self.found[key], count=self.found[key].count + 1)
 
@@ -407,7 +421,11 @@ class _Analysis:
             case ev.StreamCreate():
                 self.order.host(c.thread)
                 if not c.failed:
-                    self.order.create_stream(e.handle, e.non_blocking)
+                    where = str(c.where)
+                    self.created[where] = self.created.get(where, 0) + 1
+                    n = self.created[where]
+                    label = f"stream created at {where}" + (f" (#{n})" if n > 1 else "")
+                    self.order.create_stream(e.handle, e.non_blocking, label)
             case ev.EventRecord():
                 if c.failed:
                     self.order.host(c.thread)
@@ -447,7 +465,7 @@ class _Analysis:
                             buf.base + buf.size,
                             None,
                             buf.op,
-                            f"never freed before the program exited (at {c.where})",
+                            "never freed before the program exited",
                         )
         self.errors(e)
 
@@ -460,6 +478,13 @@ class _Analysis:
 
 def _order_key(f: HostFinding) -> tuple:
     return (f.second.file, f.second.line, f.second.column, f.kind, f.buffer, f.lo)
+
+
+def _error_name(code: int) -> str:
+    for name, value, text in cuda_api.catalogue().runtime_errors:
+        if value == code:
+            return f"{name} ({text})"
+    return f"CUDA error {code}"
 
 
 def _word(mode: str) -> str:

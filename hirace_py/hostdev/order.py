@@ -64,7 +64,10 @@ def _join(a: Clock, b: Clock) -> None:
 @dataclass
 class _Stream:
     name: str
+    """Its agent name in stamps (unique)."""
     kind: StreamKind
+    label: str
+    """What reports call it."""
     clock: Clock = field(default_factory=dict)
 
 
@@ -81,7 +84,7 @@ class Order:
         self.per_thread = per_thread
         self.threads: dict[int, Clock] = {}
         self.streams: dict[str, _Stream] = {}
-        self.created: dict[int, StreamKind] = {}
+        self.created: dict[int, tuple[StreamKind, str]] = {}
         self.events: dict[int, Clock] = {}
 
     # -- agents ---------------------------------------------------------------
@@ -89,21 +92,27 @@ class Order:
     def _thread(self, t: int) -> Clock:
         return self.threads.setdefault(t, {})
 
-    def create_stream(self, handle: int, non_blocking: bool) -> None:
-        """`cudaStreamCreate[WithFlags]` returned `handle`."""
+    def create_stream(self, handle: int, non_blocking: bool, label: str = "") -> None:
+        """`cudaStreamCreate[WithFlags]` returned `handle`; reports call it `label`
+        (by default by its handle). A handle CUDA hands out again is a new stream."""
         kind = StreamKind.NON_BLOCKING if non_blocking else StreamKind.BLOCKING
-        self.created[handle] = kind
-        self.streams.pop(f"stream {handle:#x}", None)
+        self.created[handle] = (kind, label or f"stream {handle:#x}")
+        old = self.streams.pop(f"stream {handle:#x}", None)
+        if old is not None:  # its items stay ordered before whatever waited for them
+            self.streams[f"stream {handle:#x} (destroyed {len(self.streams)})"] = old
 
     def stream(self, handle: int, thread: int) -> _Stream:
         """The stream a handle names when `thread` uses it."""
         if handle == CUDA_STREAM_PER_THREAD or (handle == LEGACY_HANDLE and self.per_thread):
             name, kind = f"per-thread stream of host thread {thread}", StreamKind.PER_THREAD
+            label = name
         elif handle in (LEGACY_HANDLE, CUDA_STREAM_LEGACY):
             name, kind = "legacy default stream", StreamKind.LEGACY
+            label = name
         else:
-            name, kind = f"stream {handle:#x}", self.created.get(handle, StreamKind.BLOCKING)
-        return self.streams.setdefault(name, _Stream(name, kind))
+            name = f"stream {handle:#x}"
+            kind, label = self.created.get(handle, (StreamKind.BLOCKING, name))
+        return self.streams.setdefault(name, _Stream(name, kind, label))
 
     def _tick(self, agent: str, clock: Clock) -> Stamp:
         clock[agent] = clock.get(agent, 0) + 1
