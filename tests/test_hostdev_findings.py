@@ -175,6 +175,9 @@ def test_ignored_errors():
     r.get_last_error()
     r.launch("k", 0, result=9)
     r.malloc(D2, 1 << 50, result=2, checked=True)
+    r.launch("k", 0, result=710)
+    r.add(ev.DeviceSync(r.call("cudaDeviceSynchronize", 710, checked=True)))
+    r.exit()
     fs = [f for f in analyse(r.program()) if f.kind == "ignored-error"]
     assert [(f.second.what, f.second.line) for f in fs] == [("cudaMalloc", 4), ("k", 7)]
 

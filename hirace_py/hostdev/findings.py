@@ -384,10 +384,16 @@ class _Analysis:
         # A launch has no value to look at: only cudaGetLastError/PeekAtLastError see
         # its error. A call whose use is not known counts as looked at.
         looked = False if isinstance(e, ev.Launch) else c.checked is not False
+        old = self.pending.get(c.thread)
+        if c.failed and looked and old is not None and old.result == c.result:
+            # A kernel's failure is sticky: later calls return it too, and the
+            # program looked at this one.
+            del self.pending[c.thread]
         if not c.failed or looked or c.seq in self.excused:
             return
-        old = self.pending.get(c.thread)
         if old is not None:
+            if old.result == c.result:
+                return  # the same (sticky) error again: the first call stands for it
             self._ignored(old)
         self.pending[c.thread] = c
 
