@@ -24,6 +24,7 @@ from hirace_py.instrument.files import (
     quote,
 )
 from hirace_py.instrument.host import HostPlanner, unit_tables
+from hirace_py.instrument.host_access import HostAccessPlanner
 from hirace_py.instrument.model import Tables, Warning
 from hirace_py.instrument.parse import parse
 from hirace_py.instrument.runtime import HEADER_NAME
@@ -91,6 +92,10 @@ def instrument(
         )
     host = HostPlanner(planner, target, warn_uninstrumented=config.kernels != ())
     program = host.run() or program
+    if program:
+        accesses = HostAccessPlanner(planner, host.host_functions()).run()
+        for name, file_edits in accesses.items():
+            host.edits.setdefault(name, []).extend(file_edits)
     display = quote(os.path.basename(filename))
     if header_dir is None:
         header_dir = _default_header_dir(planner, target, program, config)

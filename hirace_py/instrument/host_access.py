@@ -1,0 +1,175 @@
+"""Host accesses to transfer buffers: the host side of the host-device model.
+
+In the host functions of a program unit, a read or write of an element of a
+*transfer pointer* goes through `hirace::host::touch`, which records the bytes
+touched (coalesced into runs) with their call site and their place among the
+recorded CUDA calls (docs/semantics.md section 6.1, docs/programs.md). A
+transfer pointer is a pointer variable, parameter or struct field that the
+unit passes to a call that copies to or from host memory or allocates host-
+visible memory (`TRANSFER_CALLS`): the buffers whose host and device copies
+can disagree. `h[i] = x` becomes
+`(*::hirace::host::touch<SITE>(&(h[i]), 1, "app.cu", 12, 5, "main", "h")) = x`.
+
+What is not rewritten (so not seen): accesses through other pointers (a
+pointer copied from a transfer pointer, `std::vector` elements, library calls
+such as `memcpy` or `printf("%s")` that read host memory themselves), accesses
+spelled inside a macro's definition, and members of struct elements
+(`h[i].x`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import clang.cindex as ci
+
+from hirace_py.instrument import edits
+from hirace_py.instrument.analyze import K, Planner, _attrs, _children, _strip
+from hirace_py.instrument.parse import binary_operator, unary_operator
+
+T = ci.TypeKind
+TRANSFER_CALLS = {
+    "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync",
+    "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemcpyToSymbolAsync",
+    "cudaMemcpyFromSymbolAsync", "cudaMallocHost", "cudaHostAlloc", "cudaMallocManaged",
+    "cudaHostRegister",
+}  # fmt: skip
+READ, WRITE, READ_WRITE = 0, 1, 2
+"""Access modes as the runtime's `touch` takes them."""
+POINTER_KINDS = {T.POINTER, T.INCOMPLETEARRAY, T.CONSTANTARRAY}
+NOT_EVALUATED = {K.CXX_UNARY_EXPR}  # sizeof, alignof
+DECLS = {K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL}
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _site_id(path: str, offset: int) -> int:
+    """A number for an access site, the same wherever its file is compiled (a header
+    included by several units), different for different sites."""
+    return int.from_bytes(hashlib.blake2b(f"{path}:{offset}".encode(), digest_size=8).digest(),
+                          "little")  # fmt: skip
+
+
+def _key(decl: ci.Cursor) -> str:
+    usr = decl.get_usr()
+    if usr:
+        return usr
+    f = decl.location.file
+    return f"{f.name if f else ''}:{decl.location.offset}"
+
+
+def _named_decl(c: ci.Cursor) -> ci.Cursor | None:
+    """The variable, parameter or field an expression names, through casts,
+    parentheses and `&` (`(void**)&h`, `bufs[0].h`)."""
+    c = _strip(c)
+    while c.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
+                     K.UNARY_OPERATOR) and _children(c):  # fmt: skip
+        if c.kind == K.UNARY_OPERATOR and unary_operator(c) != "&":
+            break
+        c = _strip(_children(c)[-1])
+    if c.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+        ref = c.referenced
+        if ref is not None and ref.kind in DECLS:
+            return ref
+    return None
+
+
+class HostAccessPlanner:
+    """Edits that route host accesses to transfer pointers through `touch`."""
+
+    def __init__(self, planner: Planner, host_functions: list[ci.Cursor]) -> None:
+        self.p = planner
+        # __host__ __device__ functions are compiled for the device too, where
+        # the host runtime does not exist.
+        self.functions = [f for f in host_functions if K.CUDADEVICE_ATTR not in _attrs(f)]
+        self.tracked: set[str] = set()
+        self.edits: dict[str, list[edits.Edit]] = {}
+        self.sites = 0
+
+    def run(self) -> dict[str, list[edits.Edit]]:
+        for fn in self.functions:
+            for c in fn.walk_preorder():
+                if c.kind == K.CALL_EXPR and c.spelling in TRANSFER_CALLS:
+                    for arg in list(c.get_arguments()):
+                        decl = _named_decl(arg)
+                        if decl is not None:
+                            self.tracked.add(_key(decl))
+        if not self.tracked:
+            return {}
+        for fn in self.functions:
+            body = [k for k in _children(fn) if k.kind == K.COMPOUND_STMT]
+            for b in body:
+                self._walk(b, None, fn.spelling)
+        return self.edits
+
+    def _is_tracked(self, base: ci.Cursor) -> bool:
+        base = _strip(base)
+        if base.kind not in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            return False
+        ref = base.referenced
+        return ref is not None and ref.kind in DECLS and _key(ref) in self.tracked
+
+    def _wrap(self, c: ci.Cursor, base: ci.Cursor, mode: int, function: str) -> None:
+        if not self.p.in_main(c) or self.p.inside_macro(c):
+            return
+        f = self.p.file(c)
+        if c.extent.start.file is None or c.extent.start.file.name != f.name:
+            return
+        loc = c.location
+        pointer = " ".join(self.p.text(base).split())
+        self.sites += 1
+        self.edits.setdefault(f.name, []).append(edits.wrap(
+            c.extent.start.offset, c.extent.end.offset,
+            f"(*::hirace::host::touch<{_site_id(f.path, c.extent.start.offset)}ull>(&(",
+            f"), {mode}, {_c_string(f.display)}, {loc.line}, {loc.column}, "
+            f"{_c_string(function)}, {_c_string(pointer)}))",
+        ))  # fmt: skip
+
+    def _walk(self, c: ci.Cursor, ctx: int | None, function: str) -> None:
+        """Visit `c`, used as `ctx` (READ, WRITE, READ_WRITE, or None: not accessed)."""
+        k = c.kind
+        kids = _children(c)
+        if k in NOT_EVALUATED or k == K.LAMBDA_EXPR:
+            return
+        if k == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:
+            if ctx is not None and self._is_tracked(kids[0]):
+                self._wrap(c, kids[0], ctx, function)
+            for kid in kids:
+                self._walk(kid, READ, function)
+            return
+        if k == K.UNARY_OPERATOR and kids:
+            op = unary_operator(c)
+            if op == "*":
+                if ctx is not None and self._is_tracked(kids[0]):
+                    self._wrap(c, kids[0], ctx, function)
+                self._walk(kids[0], READ, function)
+            elif op == "&":
+                self._walk(kids[0], None, function)
+            elif op in ("++", "--"):
+                self._walk(kids[0], READ_WRITE, function)
+            else:
+                self._walk(kids[0], READ, function)
+            return
+        if k == K.BINARY_OPERATOR and len(kids) == 2 and binary_operator(c) == "=":
+            self._walk(kids[0], WRITE, function)
+            self._walk(kids[1], READ, function)
+            return
+        if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(kids) == 2:
+            self._walk(kids[0], READ_WRITE, function)
+            self._walk(kids[1], READ, function)
+            return
+        if k in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(kids) == 1:
+            self._walk(kids[0], ctx, function)
+            return
+        if k == K.MEMBER_REF_EXPR:
+            for kid in kids:
+                self._walk(kid, None, function)
+            return
+        if k == K.VAR_DECL and c.type.kind in (T.LVALUEREFERENCE, T.RVALUEREFERENCE):
+            for kid in kids:
+                self._walk(kid, None, function)
+            return
+        for kid in kids:
+            self._walk(kid, READ, function)
