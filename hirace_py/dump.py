@@ -19,6 +19,8 @@ from hirace_py import host_events
 from hirace_py.config import Config
 from hirace_py.errors import InputError
 from hirace_py.fsm import Action
+from hirace_py.hostdev import findings as hostdev_findings
+from hirace_py.hostdev import load as hostdev_load
 from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
 from hirace_py.instrument.state import ALLOCATION_BIT
@@ -103,8 +105,9 @@ def _launch(raw: dict[str, Any], units: list[Unit], allocations: list[tuple[str,
 
 def load(path: Path, lines: SourceLines | None = None, profile: bool = False) -> Report:
     """The report of the program run that wrote the dump at `path`, with its
-    transfer profile if asked (hirace_py.profile); InputError naming the file if
-    it is not a dump this hirace reads."""
+    host-device findings (hirace_py.hostdev), and its transfer profile if asked
+    (hirace_py.profile); InputError naming the file if it is not a dump this
+    hirace reads."""
     try:
         doc = json.loads(path.read_text())
     except OSError as exc:
@@ -117,7 +120,9 @@ def load(path: Path, lines: SourceLines | None = None, profile: bool = False) ->
         raise InputError(f"{path}: dump format version {doc.get('version')!r}; this hirace "
                          f"reads version {VERSION}")  # fmt: skip
     try:
-        report = _report(doc, lines or SourceLines())
+        lines = lines or SourceLines()
+        report = _report(doc, lines)
+        report.host = hostdev_findings.analyse(hostdev_load.program(doc), lines)
         if profile:
             report.profile = analyse(host_events.read(doc), doc["backend"])
             if not report.profile.kernels_instrumented:

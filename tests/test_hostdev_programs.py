@@ -76,7 +76,7 @@ def test_instrumented_programs_compile_with_nvcc(tmp_path: Path):
     for cu in sorted({c["source"] for c in CASES}):
         out = tmp_path / cu.replace(".cu", ".hirace.cu")
         result = instrument((HERE / cu).read_text(), cu, include_dirs=[str(HERE)])
-        out.write_text(result.text)
+        out.write_text(result.source)
         sources.append(str(out))
     done = subprocess.run(["nvcc", "-std=c++17", "-arch=sm_80", f"-I{include_dir()}", "-c",
                            *sources], cwd=tmp_path, capture_output=True, text=True,

@@ -108,10 +108,15 @@ class Touch:
 
 @dataclass(frozen=True)
 class Launch:
+    """A kernel launch and what it did to memory: `touches` for an instrumented
+    kernel; for one that was not, `opaque`: the [lo, hi) ranges of the
+    allocations it was passed, which it may have read or written."""
+
     call: Call
     kernel: str
     stream: int
     touches: tuple[Touch, ...] = ()
+    opaque: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

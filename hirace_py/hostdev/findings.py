@@ -347,6 +347,11 @@ class _Analysis:
             return
         stamp = self.order.enqueue(c.thread, e.stream)
         op = self._op(c, f"kernel {e.kernel}", stamp, self._stream(e.stream, c.thread))
+        # A kernel that was not instrumented may have written what it was passed:
+        # those bytes count as written, so nothing it wrote is taken for garbage;
+        # no race or staleness is judged on them.
+        for lo, hi in e.opaque:
+            self.validate(lo, hi)
         unit = "shadow unit"
         for t in e.touches:
             if t.mode in (READ, ATOMIC):

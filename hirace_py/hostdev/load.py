@@ -89,6 +89,17 @@ class _Builder:
             out.append(ev.Touch(base + first * unit, base + min(end * unit, a.bytes), cls))
         return tuple(out)
 
+    def opaque(self, launch: he.Launch) -> tuple[tuple[int, int], ...]:
+        """The allocations an uninstrumented launch was passed (whole)."""
+        if launch.footprint is not None:
+            return ()
+        out = []
+        for place in launch.args:
+            base = self.bases.get(place.alloc) if place.alloc is not None else None
+            if base is not None:
+                out.append((base, base + self.record.allocations[place.alloc].bytes))  # type: ignore[index]
+        return tuple(out)
+
     def add(self, e: he.HostEvent) -> None:
         c = self.call(e)
         op, out = e.op, self.out
@@ -107,7 +118,7 @@ class _Builder:
         elif op in ("memset", "memset2d"):
             self.memset(c, e)
         elif isinstance(e, he.Launch):
-            out.append(ev.Launch(c, e.kernel, e.stream, self.touches(e)))
+            out.append(ev.Launch(c, e.kernel, e.stream, self.touches(e), self.opaque(e)))
         elif op == "stream_create":
             flags = int(e.get("flags", 0) or 0)
             out.append(ev.StreamCreate(c, int(e.get("created", 0)), bool(flags & NON_BLOCKING)))
