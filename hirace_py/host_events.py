@@ -231,6 +231,11 @@ def _place(raw: Sequence[Any]) -> Place:
     return Place(int(ptr or 0), None if alloc is None else int(alloc), int(offset or 0), readonly)
 
 
+def _memcpy_kind(value: int) -> str:
+    """cudaMemcpyKind's name; a value CUDA rejects (the call failed) by its number."""
+    return MEMCPY_KINDS[value] if 0 <= value < len(MEMCPY_KINDS) else f"kind {value}"
+
+
 _COMMON = ("seq", "op", "thread", "site", "status", "t", "ns")
 
 
@@ -246,7 +251,7 @@ def _event(raw: Mapping[str, Any], sites: Sequence[CallSite],
     if op in ("memcpy", "memcpy2d"):
         h = rest.get("hash")
         return Copy(**common, fields=rest, dst=_place(rest["dst"]), src=_place(rest["src"]),
-                    bytes=int(rest["bytes"]), kind=MEMCPY_KINDS[int(rest["kind"])],
+                    bytes=int(rest["bytes"]), kind=_memcpy_kind(int(rest["kind"])),
                     stream=rest.get("stream"), hash=None if h is None else int(h, 16),
                     symbol=rest.get("symbol"))  # fmt: skip
     if op == "launch":

@@ -401,9 +401,9 @@ def to_text(report: Report) -> str:
     if report.profile is not None:
         out += _profile_text(report.profile)
     total = len(report.races)
-    host = f", {len(report.host)} host-device finding(s)" if report.host else ""
-    out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)"
-               f"{host}")  # fmt: skip
+    out.append(f"========= RACE SUMMARY: {total} race(s) in {len(report.launches)} launch(es)")
+    if report.host:
+        out.append(f"========= HOST-DEVICE SUMMARY: {len(report.host)} finding(s)")
     return "\n".join(out) + "\n"
 
 
