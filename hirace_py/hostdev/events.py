@@ -128,6 +128,9 @@ class HostAccess:
     hi: int
     write: bool
     name: str = ""
+    callback: int | None = None
+    """The `seq` of the Callback whose host function made the access (None: the
+    host thread itself)."""
 
 
 @dataclass(frozen=True)

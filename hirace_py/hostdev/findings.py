@@ -95,6 +95,8 @@ class _Analysis:
         self.pending: dict[int, ev.Call] = {}
         self.found: dict[tuple, HostFinding] = {}
         self.excused: set[int] = set()
+        self.callbacks: dict[int, tuple[Stamp, str]] = {}
+        """Stamp and stream of each callback item, by the seq of its call."""
         self.created: dict[str, int] = {}
         """Streams created so far, by the site that created them."""
 
@@ -365,10 +367,15 @@ class _Analysis:
 
     def host_access(self, e: ev.HostAccess) -> None:
         c = e.call
-        stamp = self.order.host(c.thread)
         if not self._device(e.lo):
             self._name_host(e.lo, e.hi, e.name)
-        op = self._op(c, "host write" if e.write else "host read", stamp, None)
+        what = "host write" if e.write else "host read"
+        if e.callback is not None and e.callback in self.callbacks:
+            # Made by a host function: ordered as its callback item (rule 9).
+            stamp, stream = self.callbacks[e.callback]
+            op = self._op(c, f"{what} in a host function", stamp, stream)
+        else:
+            op = self._op(c, what, self.order.host(c.thread), None)
         if e.write:
             self.touch(e.lo, e.hi, WRITE, op)
             self.validate(e.lo, e.hi)
@@ -463,7 +470,8 @@ class _Analysis:
                     for buf in list(self.live.values()):
                         self._drop(buf)
             case ev.Callback():
-                self.order.enqueue(c.thread, e.stream)
+                stamp = self.order.enqueue(c.thread, e.stream)
+                self.callbacks[c.seq] = (stamp, self._stream(e.stream, c.thread))
             case ev.ErrorCheck():
                 self.order.host(c.thread)
             case ev.Exit():

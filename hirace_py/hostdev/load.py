@@ -30,6 +30,9 @@ MODES = ("read", "write", "read-write")
 """Host access modes by the code `touch` records (hirace_py.instrument.host_access)."""
 NON_BLOCKING = 0x1
 """cudaStreamNonBlocking."""
+IN_CALLBACK = 1 << 63
+"""Set in a host access's `after` when a host function (callback) made it; the
+rest is the callback's number, as its host_fn event's "callback" field has it."""
 
 
 def _where(site: he.CallSite | None) -> ev.Where:
@@ -167,12 +170,12 @@ class _Builder:
             return
         self.out.append(ev.Memset(c, ptr, int(e.get("bytes", 0)), stream, asynchronous))
 
-    def access(self, raw: Sequence[Any]) -> None:
+    def access(self, raw: Sequence[Any], callback: int | None = None) -> None:
         _, thread, lo, hi, mode, file, line, column, function, pointer = raw
         where = ev.Where(str(file), int(line), int(column), str(function))
         for write in (False, True) if mode == 2 else (mode == 1,):
             c = ev.Call(len(self.out), int(thread), where, "host access")
-            self.out.append(ev.HostAccess(c, int(lo), int(hi), write, str(pointer)))
+            self.out.append(ev.HostAccess(c, int(lo), int(hi), write, str(pointer), callback))
 
 
 def program(doc: Mapping[str, Any]) -> ev.Program:
@@ -180,14 +183,25 @@ def program(doc: Mapping[str, Any]) -> ev.Program:
     one: hirace_py.dump turns those into an InputError naming the file)."""
     record = he.read(doc)
     b = _Builder(record)
-    accesses = sorted(doc.get("host_accesses", []),
+    raw = doc.get("host_accesses", [])
+    # Writes before reads within a gap between calls (see the module's description).
+    accesses = sorted((a for a in raw if not int(a[0]) & IN_CALLBACK),
                       key=lambda a: (int(a[0]), int(a[1]), a[4] != 1))  # fmt: skip
+    in_callbacks: dict[int, list[Sequence[Any]]] = {}
+    for a in raw:
+        if int(a[0]) & IN_CALLBACK:
+            in_callbacks.setdefault(int(a[0]) & ~IN_CALLBACK, []).append(a)
     i = 0
     for index, e in enumerate(record.events):
         while i < len(accesses) and int(accesses[i][0]) <= index:
             b.access(accesses[i])
             i += 1
         b.add(e)
-    for raw in accesses[i:]:
-        b.access(raw)
+        if e.op == "host_fn" and isinstance(b.out[-1], ev.Callback):
+            seq = b.out[-1].call.seq
+            for a in sorted(in_callbacks.pop(int(e.get("callback", 0) or 0), []),
+                            key=lambda a: a[4] != 1):  # fmt: skip
+                b.access(a, seq)
+    for a in accesses[i:]:
+        b.access(a)
     return ev.Program(tuple(b.out), record.per_thread_default_stream)
