@@ -58,8 +58,15 @@ class Run:
         self.add(ev.Launch(self.call(kernel, result, None), kernel, stream,
                            tuple(ev.Touch(lo, hi, m) for lo, hi, m in touches)))  # fmt: skip
 
-    def host(self, lo: int, hi: int, write: bool = False, name: str = "") -> None:
-        self.add(ev.HostAccess(self.call("host access"), lo, hi, write, name))
+    def host(self, lo: int, hi: int, write: bool = False, name: str = "",
+             callback: int | None = None) -> None:  # fmt: skip
+        self.add(ev.HostAccess(self.call("host access"), lo, hi, write, name, callback))
+
+    def callback(self, stream: int) -> int:
+        """A cudaLaunchHostFunc; its seq, for the accesses its function makes."""
+        c = self.call("cudaLaunchHostFunc")
+        self.add(ev.Callback(c, stream))
+        return c.seq
 
     def record(self, event: int, stream: int) -> None:
         self.add(ev.EventRecord(self.call("cudaEventRecord"), event, stream))

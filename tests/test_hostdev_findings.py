@@ -103,6 +103,27 @@ def test_kernel_result_read_before_sync_on_managed_memory():
         assert found(r) == ([] if synchronise else ["host-device-race"])
 
 
+def test_host_function_accesses_are_ordered_by_their_stream():
+    for synchronise in (False, True):
+        r = Run()
+        r.malloc(D, 64)
+        r.memset(D, 64, S1, asynchronous=True)
+        r.malloc(H, 64, "p", ev.Mem.PINNED)
+        r.copy(H, D, 64, S1, asynchronous=True)
+        fn = r.callback(S1)
+        r.host(H, H + 64, callback=fn)  # after the copy in its stream: no race
+        r.host(H, H + 4, write=True, callback=fn)
+        if synchronise:
+            r.sync_stream(S1)
+        r.host(H, H + 4)
+        r.free(D)
+        r.free(H, ev.Mem.PINNED)
+        fs = analyse(r.program())
+        assert [(f.kind, f.first.what if f.first else "") for f in fs] == (
+            [] if synchronise else [("host-device-race", "host write in a host function")]
+        )
+
+
 def test_counter_across_streams_needs_an_event():
     for order in ("none", "event", "atomics"):
         r = Run()
