@@ -385,23 +385,24 @@ class _Analysis:
                 g.related[(c.site, "copy into it")] = None
 
     def message(self, g: _Group) -> str:
+        each = size_text(g.bytes // max(g.count, 1))
         calls = f"{g.count} time(s)"
         if g.pattern == "duplicate-transfer":
-            return (f"'{g.variable}': the same {_size(g.bytes // max(g.count, 1))} copied to the "
-                    f"same device place again, {calls}")  # fmt: skip
+            return f"'{g.variable}': the same {each} copied to the same device place again, {calls}"
         if g.pattern == "round-trip":
-            return (f"'{g.variable}': {_size(g.bytes // max(g.count, 1))} copied back to the host "
-                    f"address they came from, unchanged, {calls}")  # fmt: skip
+            return (f"'{g.variable}': {each} copied back to the host address they came from, "
+                    f"unchanged, {calls}")  # fmt: skip
         if g.pattern == "repeated-allocation":
-            return (f"'{g.variable}': {_size(g.bytes // max(g.count, 1))} allocated and freed "
-                    f"again at the same call site, {calls} (allocate once, reuse)")  # fmt: skip
+            return (f"'{g.variable}': {each} allocated and freed again at the same call site, "
+                    f"{calls} (allocate once, reuse)")  # fmt: skip
         if g.what.startswith("allocation"):
-            return f"'{g.variable}': allocation of {_size(g.bytes)} that no kernel reads"
-        return f"'{g.variable}': {_size(g.bytes)} copied to the device, never read by a kernel " \
-            f"({g.count} copy(ies))"  # fmt: skip
+            return f"'{g.variable}': allocation of {size_text(g.bytes)} that no kernel reads"
+        return (f"'{g.variable}': {size_text(g.bytes)} copied to the device, never read by a "
+                f"kernel ({g.count} copy(ies))")  # fmt: skip
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
+    """Bytes as people read them: 512 bytes, 4.0 KiB, 3.5 MiB."""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"

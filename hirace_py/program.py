@@ -25,6 +25,9 @@ and exits 2) naming the file, and the line for compile errors.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import dataclasses
 import functools
 import hashlib
 import json
@@ -218,12 +221,35 @@ def build(options: BuildOptions) -> Built:
             path = s.path
         compiled.append(path)
     if options.cpu:
-        _build_cpu(options, sources, work)
+        _build_cpu(_hashing(options), sources, work)
     else:
-        _build_gpu(options, sources, compiled, include)
+        _build_gpu(_hashing(options), sources, compiled, include)
     included = included_sources(options.sources, options.include_dirs)
     return Built(options.output, work, tuple(compiled), tuple(warnings),
                  tuple(included.items()), tuple(headers.values()))  # fmt: skip
+
+
+@functools.cache
+def xxhash_dispatch() -> bool:
+    """Whether programs can link libxxhash's XXH3 dispatcher (-lxxhash), which picks
+    the widest vector unit at run time: its header and a library exporting it."""
+    headers = (Path("/usr/include/xxh_x86dispatch.h"), Path("/usr/local/include/xxh_x86dispatch.h"))
+    if not any(h.is_file() for h in headers):
+        return False
+    library = ctypes.util.find_library("xxhash")
+    try:
+        return library is not None and hasattr(ctypes.CDLL(library), "XXH3_64bits_dispatch")
+    except OSError:
+        return False
+
+
+def _hashing(options: BuildOptions) -> BuildOptions:
+    """The options with the define and library of the XXH3 dispatcher, for an
+    instrumented program where it is available (templates/hirace_host.h.j2)."""
+    if not options.instrument or not xxhash_dispatch():
+        return options
+    return dataclasses.replace(options, defines={**options.defines, "HIRACE_XXH_DISPATCH": 1},
+                               link_flags=(*options.link_flags, "-lxxhash"))  # fmt: skip
 
 
 def _defines(defines: dict[str, str | int | None]) -> list[str]:

@@ -27,7 +27,7 @@ import hirace_py
 from hirace_py.errors import ExitCode
 from hirace_py.instrument.model import Site
 from hirace_py.instrument.model import Warning as InstrumentWarning
-from hirace_py.profile import PATTERN_TEXT, PATTERNS, Profile, ProfileFinding
+from hirace_py.profile import PATTERN_TEXT, PATTERNS, Profile, ProfileFinding, size_text
 
 KINDS = ("read-write", "write-write", "atomic-plain")
 SCHEMA_VERSION = 1
@@ -414,7 +414,8 @@ def _seconds_text(seconds: float) -> str:
 def _profile_text(p: Profile) -> list[str]:
     """The transfer profile: each finding with its call sites, then a line per pattern."""
     how = "measured" if any(f.measured for f in p.findings) else "bandwidth model"
-    out = [f"========= TRANSFER PROFILE: {p.transfers} transfer(s), {p.transfer_bytes} bytes"]
+    moved = size_text(p.transfer_bytes)
+    out = [f"========= TRANSFER PROFILE: {p.transfers} transfer(s) of {moved}"]
     for f in p.findings:
         out.append(f"========= {f.pattern}: {f.message}; saving ~{_seconds_text(f.seconds)}")
         out.append(f"=========     at {f.site.where() if f.site else 'an unrecorded site'}"
@@ -432,8 +433,8 @@ def _profile_text(p: Profile) -> list[str]:
     for pattern, total in p.summary().items():
         saving = _seconds_text(total["seconds"])
         out.append(f"========= PROFILE SUMMARY {pattern}: {total['findings']} finding(s), "
-                   f"{total['calls']} call(s), {total['bytes']} bytes, est. saving {saving} "
-                   f"({how}): {PATTERN_TEXT[pattern]}")  # fmt: skip
+                   f"{total['calls']} call(s), {size_text(total['bytes'])}, est. saving "
+                   f"{saving} ({how}): {PATTERN_TEXT[pattern]}")  # fmt: skip
     return out
 
 
