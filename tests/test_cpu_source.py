@@ -131,7 +131,10 @@ def test_extern_shared_is_rewritten_on_its_own_lines() -> None:
     assert "dyn_shared_ptr<volatile int[33]> const& rows" in body[2]
     assert "dyn_shared_ptr<unsigned char> const& split" in body[3]
     assert body[4].strip() == ""
-    assert body[5].strip() == "__shared__ int fixed[8];"
+    assert body[5].strip() == (
+        "__shared__ int fixed[8]; static ::hr::SharedRegion hr_shared_195_0"
+        "(__builtin_addressof(fixed), sizeof(fixed));"
+    )
     assert body[6] == source.splitlines()[6]
 
 
@@ -172,3 +175,23 @@ def test_includes_are_listed() -> None:
 def test_filenames_are_quoted_in_line_markers() -> None:
     u = translate("__global__ void k() { }\n", 'dir "x"\\k.cu', {}, ModuleRenderer())
     assert u.text.startswith('#line 1 "dir \\"x\\"\\\\k.cu"')
+
+
+@pytest.mark.parametrize(
+    ("declaration", "names"),
+    [
+        ("__shared__ float s[64];", ["s"]),
+        ("__shared__ int a[4], b;", ["a", "b"]),
+        ("__shared__ __align__(16) volatile unsigned int x;", ["x"]),
+        ("__shared__ cg::block_tile_memory<4, 256> scratch;", ["scratch"]),
+        ("__shared__ typename T::Storage st, more[2][N < 4 ? 4 : N];", ["st", "more"]),
+    ],
+)
+def test_each_shared_variable_registers_its_storage(declaration: str, names: list[str]) -> None:
+    """Every variable of a `__shared__` declaration registers its storage after
+    it, on its line (a cooperative launch keeps one copy per block)."""
+    u = unit(f"__global__ void k() {{ {declaration} }}\n")
+    line = u.text.splitlines()[1]
+    registered = re.findall(r"hr::SharedRegion \w+\(__builtin_addressof\((\w+)\), "
+                            r"sizeof\((\w+)\)\);", line)
+    assert registered == [(n, n) for n in names]

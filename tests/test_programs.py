@@ -9,6 +9,7 @@ one writes (HIRACE_DUMP) is rendered as `hirace report` does.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -45,6 +46,7 @@ class Case:
     races: frozenset[RaceKey]
     notices: frozenset[str]
     env: dict[str, str]
+    requires: str | None
 
 
 def _case(path: Path) -> Case:
@@ -68,10 +70,21 @@ def _case(path: Path) -> Case:
         races=races,  # type: ignore[arg-type]
         notices=frozenset(doc.get("notices", [])),
         env=dict(doc.get("env", {})),
+        requires=doc.get("requires"),
     )
 
 
+def _param(case: Case) -> object:
+    """`case` as a test parameter, skipped where what it requires is missing
+    (`requires = "toolkit"`: it includes toolkit headers the parse reads from
+    the CUDA toolkit, such as <cooperative_groups.h>)."""
+    missing = case.requires == "toolkit" and cuda_api.toolkit_include() is None
+    return pytest.param(case, id=case.name, marks=pytest.mark.skipif(
+        missing, reason="needs the CUDA toolkit's headers"))  # fmt: skip
+
+
 CASES = [_case(p) for p in sorted(PROGRAMS.glob("*/*.toml"))]
+PARAMS = [_param(c) for c in CASES]
 NEEDS_NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
@@ -148,7 +161,8 @@ def text_report(stderr: str) -> tuple[set[RaceKey], set[str]]:
             notices.add(m.group(1))
         if not (m := _RACE.match(line)):
             continue
-        sites = [s for s in map(_SITE.match, lines[i + 1 : i + 5]) if s]
+        block = itertools.takewhile(lambda text: not _RACE.match(text), lines[i + 1 : i + 5])
+        sites = [s for s in map(_SITE.match, block) if s]
         assert len(sites) == 2, f"race without both sites in:\n{stderr}"
         (f1, l1), (f2, l2) = (s.groups() for s in sites)
         assert f1 == f2, f"a race across files: {line}"
@@ -179,7 +193,7 @@ def test_there_are_programs_enough() -> None:
     assert any(c.races for c in CASES) and any(not c.races for c in CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_instrumented_program_reports_its_races(case: Case, builds: Builds, tmp_path: Path) -> None:
     run, text, _ = _dumped(builds.get(case), case.args, tmp_path, **case.env)
     assert (run.returncode, run.stdout) == (case.exit, case.stdout), run.stderr
@@ -192,14 +206,14 @@ def test_instrumented_program_reports_its_races(case: Case, builds: Builds, tmp_
         assert re.search(case.stderr_regex, run.stderr), run.stderr
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_json_report_has_the_same_races(case: Case, builds: Builds, tmp_path: Path) -> None:
     run, _, json_text = _dumped(builds.get(case), case.args, tmp_path, **case.env)
     assert run.returncode == case.exit, run.stderr
     assert json_report(json_text) == (set(case.races), set(case.notices))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_without_a_dump_one_line_says_how_to_get_the_report(case: Case, builds: Builds) -> None:
     run = _run(builds.get(case), case.args, **case.env)
     assert (run.returncode, run.stdout) == (case.exit, case.stdout), run.stderr
@@ -209,14 +223,14 @@ def test_without_a_dump_one_line_says_how_to_get_the_report(case: Case, builds: 
     assert "HIRACE_DUMP=FILE" in line
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_exitcode_one_on_races_only(case: Case, builds: Builds) -> None:
     run = _run(builds.get(case), case.args, **case.env, HIRACE_EXITCODE="1")
     assert run.returncode == (1 if case.races else case.exit), run.stderr
     assert run.stdout == case.stdout
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_original_program_prints_the_same(case: Case, builds: Builds) -> None:
     run = _run(builds.get(case, instrumented=False), case.args, **case.env)
     assert (run.returncode, run.stdout) == (case.exit, case.stdout), run.stderr
@@ -226,7 +240,7 @@ def test_original_program_prints_the_same(case: Case, builds: Builds) -> None:
 
 
 @NEEDS_NVCC
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", PARAMS)
 def test_nvcc_builds_the_instrumented_program(case: Case, tmp_path: Path) -> None:
     built = _build(case, _options(case, tmp_path / "gpu", cpu=False))
     assert built.executable.is_file()

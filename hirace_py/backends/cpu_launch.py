@@ -49,7 +49,7 @@ _OPS = (
     "__shfl_xor_sync()", "__ballot_sync()", "__any_sync()", "__all_sync()",
     "__match_any_sync()", "__match_all_sync()", "__activemask()", "__reduce_add_sync()",
     "__reduce_min_sync()", "__reduce_max_sync()", "__reduce_min_sync()", "__reduce_max_sync()",
-    "__reduce_and_sync()", "__reduce_or_sync()", "__reduce_xor_sync()",
+    "__reduce_and_sync()", "__reduce_or_sync()", "__reduce_xor_sync()", "this_grid().sync()",
 )  # fmt: skip
 SCHEDULES = ("inorder", "random")
 EXITED_POLICIES = ("error", "arrive")

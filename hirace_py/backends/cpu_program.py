@@ -41,11 +41,12 @@ from hirace_py.backends.cpu_runtime import (
     render,
     run_compiler,
     runtime,
+    write_headers,
     write_libcu_headers,
 )
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
 from hirace_py.cache import build_once
-from hirace_py.cuda_headers import CUDA_HEADERS, write_stand_ins
+from hirace_py.cuda_headers import CUDA_HEADERS
 from hirace_py.instrument.launch_syntax import contiguous
 
 PROGRAM_HEADER = "cuda_cpu_program.h"
@@ -123,7 +124,7 @@ def _build_program_runtime(prt: ProgramRuntime, files: dict[str, str], scratch: 
         (scratch / name).write_text(text)
     include = scratch / "include"
     include.mkdir()
-    write_stand_ins(
+    write_headers(
         include, f"hirace CPU backend: declared by the force-included {PROGRAM_HEADER}."
     )
     write_libcu_headers(include)

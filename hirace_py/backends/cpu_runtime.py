@@ -30,10 +30,10 @@ from typing import Any
 from hirace_py import __version__, cuda_api
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_source import Renderer
-from hirace_py.cache import build_once, cache_root
+from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import ToolFailure
-from hirace_py.templating import environment
+from hirace_py.templating import environment, template_dir
 
 WARP_SIZE = 32
 # Dynamic shared memory a launch may ask for: CUDA's largest (227 KiB, sm_90).
@@ -227,6 +227,31 @@ def runtime() -> Runtime:
     return _runtime(cxx, compiler_identity(cxx), str(cache_root()), _fiber_flags())
 
 
+# Toolkit headers the CPU backend has its own version of (plain files of
+# templates/), by the name user code includes.
+COOPERATIVE_GROUPS = "cuda_cpu_cooperative_groups.h"
+
+
+def cpu_headers() -> dict[str, str]:
+    """The CPU backend's own toolkit headers, by include name, with their text:
+    <cooperative_groups.h> and the parts of it sources include by name."""
+    text = (template_dir() / COOPERATIVE_GROUPS).read_text()
+    part = "#pragma once\n// hirace CPU backend: part of <cooperative_groups.h>.\n" \
+        "#include <cooperative_groups.h>\n"
+    return {
+        "cooperative_groups.h": text,
+        "cooperative_groups/reduce.h": part,
+        "cooperative_groups/scan.h": part,
+    }
+
+
+def write_headers(include: Path, comment: str) -> None:
+    """Writes the stand-ins for CUDA's headers and the backend's own headers."""
+    write_stand_ins(include, comment)
+    for name, text in cpu_headers().items():
+        write_if_changed(include / name, text)
+
+
 @functools.cache
 def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -> Runtime:
     files = {
@@ -237,7 +262,7 @@ def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -
     }
     digest = hashlib.sha256()
     for part in (identity, " ".join(BASE_FLAGS + fiber_flags), *files.values(),
-                 *libcu_headers().values()):  # fmt: skip
+                 *libcu_headers().values(), *cpu_headers().values()):  # fmt: skip
         digest.update(part.encode())
         digest.update(b"\0")
     key = digest.hexdigest()[:20]
@@ -253,7 +278,7 @@ def _build_runtime(rt: Runtime, files: dict[str, str], scratch: Path) -> None:
         (scratch / name).write_text(text)
     include = scratch / "include"
     include.mkdir()
-    write_stand_ins(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
+    write_headers(include, "hirace CPU backend: declared by the force-included cuda_cpu.h.")
     write_libcu_headers(include)
     run_compiler(
         [

@@ -8,7 +8,10 @@ variables at namespace scope, and returns the source with:
   each variable;
 - every `extern __shared__ T name[];` replaced by a reference to the launch's
   dynamic shared buffer, and `static` dropped next to `__shared__` (the runtime
-  header already makes `__shared__` mean `static`).
+  header already makes `__shared__` mean `static`); after each other
+  `__shared__` declaration (on its line), the registration of each variable it
+  declares (`hr::SharedRegion`, which a cooperative launch needs to keep one
+  copy per block).
 Line numbers of the user's source are kept: replacements stay on their lines
 and each insertion ends with a `#line` marker.
 
@@ -623,7 +626,44 @@ def _shared_edits(code: list[Token], source: str, renderer: Renderer) -> list[tu
             edits.extend(
                 (s.start, s.end, " " * len(s.text)) for s in statement if s.text == "static"
             )
+            names = _shared_names(statement[statement.index(t) + 1 :])
+            registrations = "".join(
+                f" static ::hr::SharedRegion hr_shared_{t.start}_{i}"
+                f"(__builtin_addressof({name}), sizeof({name}));"
+                for i, name in enumerate(names)
+            )
+            edits.append((code[end].end, code[end].end, registrations))
     return edits
+
+
+def _shared_names(declarators: list[Token]) -> list[str]:
+    """The variable names of the declarators after `__shared__` (`int a[4], b`:
+    a and b): the last identifier of each comma-separated part before its
+    array bounds or initializer."""
+    names: list[str] = []
+    part: list[Token] = []
+    depth = angles = 0
+    cut = False
+    for t in [*_strip_attributes(declarators), None]:
+        if t is None or (t.text == "," and depth == 0 and angles == 0):
+            idents = [p for p in part if p.kind == "ident" and p.text not in _TYPE_WORDS]
+            if idents:
+                names.append(idents[-1].text)
+            part, cut = [], False
+            continue
+        if depth == 0 and angles == 0 and t.text in ("[", "=", "{", "("):
+            cut = True
+        if not cut and depth == 0 and angles == 0:
+            part.append(t)
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and t.text == "<":
+            angles += 1
+        elif depth == 0 and t.text in (">", ">>"):
+            angles -= len(t.text)
+    return names
 
 
 def _extern_shared(statement: list[Token], renderer: Renderer) -> str:

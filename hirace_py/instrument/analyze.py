@@ -497,9 +497,9 @@ class Planner:
                     return False
                 if (K.CUDADEVICE_ATTR in attrs) and ref.semantic_parent.kind not in FUNCTIONS:
                     return True
-                return _canonical_kind(ref.type) in REFERENCES
+                return _canonical_kind(ref.type) in REFERENCES and not groups.is_group(ref.type)
             if ref.kind == K.PARM_DECL:
-                return _canonical_kind(ref.type) in REFERENCES
+                return _canonical_kind(ref.type) in REFERENCES and not groups.is_group(ref.type)
         if k == K.CALL_EXPR:
             # A call of this file's own function, lambda or operator that returns
             # a reference is an lvalue that may name memory: `at(i) = v`, `v[i]`.
@@ -606,6 +606,8 @@ class Planner:
         if index < len(params) and _canonical_kind(params[index].type) in REFERENCES:
             if self.instrumented_callee(call):
                 return None
+            if groups.moves_values_only(ref):
+                return "R"  # cg::reduce(g, x, op), g.shfl(x, k): read x, by forwarding reference
             pointee = params[index].type.get_canonical().get_pointee()
             if pointee.is_const_qualified():
                 return "R"
@@ -959,7 +961,8 @@ class Planner:
                     f"{os.path.basename(f.name)}, outside the instrumented files; "
                     "its memory accesses are not tracked",
                 )
-            elif f is not None and K.CUDADEVICE_ATTR in _attrs(ref):
+            elif (f is not None and K.CUDADEVICE_ATTR in _attrs(ref)
+                  and not groups.moves_values_only(ref)):  # fmt: skip
                 self.warn(
                     c,
                     "system-code",

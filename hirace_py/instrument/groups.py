@@ -40,6 +40,21 @@ def _in_namespace(decl: ci.Cursor) -> bool:
     return False
 
 
+def moves_values_only(decl: ci.Cursor) -> bool:
+    """Whether `decl` is cooperative groups' API other than its asynchronous
+    copies: group handles, ranks, partitions, shuffles, votes, reduce and scan
+    exchange values among the group's threads and touch no user memory, so
+    calling them uninstrumented hides no access."""
+    return _in_namespace(decl) and "memcpy_async" not in decl.spelling and decl.spelling != "wait"
+
+
+def is_group(reference: ci.Type) -> bool:
+    """Whether a reference type refers to a group (`const cg::thread_block&`):
+    a handle the caller holds in registers, not memory worth tracking."""
+    decl = reference.get_canonical().get_pointee().get_declaration()
+    return decl.kind != K.NO_DECL_FOUND and _in_namespace(decl)
+
+
 def _strip(c: ci.Cursor) -> ci.Cursor:
     while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
         kids = list(c.get_children())

@@ -61,8 +61,51 @@ HOST_API = {
     "cudaPeekAtLastError",
 }  # fmt: skip
 """The other calls of the host record: the runtime's wrappers take the call site first."""
+# Launches by function call: (kernel, grid, block, args, shared bytes, stream).
+LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
 POINTER_KINDS = {ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY}
+
+
+def _launched_kernel(argument: ci.Cursor) -> str | None:
+    """The name of the kernel a launch call's first argument names, under casts
+    (`(void*)k`, `reinterpret_cast<void*>(&k<int>)`), or None."""
+    for c in argument.walk_preorder():
+        ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            return str(ref.spelling)
+    return None
+
+
+def _argument_spans(src: bytes, at: int) -> tuple[list[tuple[int, int]], int] | None:
+    """The spans of a call's arguments, whose `(` follows offset `at` of `src`
+    (after blanks), trimmed of blanks, and the offset just past its `)`; None
+    if the text is not a complete call."""
+    i = at
+    while i < len(src) and src[i : i + 1].isspace():
+        i += 1
+    if src[i : i + 1] != b"(":
+        return None
+    spans, depth, start, quote = [], 0, i + 1, b""
+    for j in range(i + 1, len(src)):
+        ch = src[j : j + 1]
+        if quote:
+            if ch == quote and src[j - 1 : j] != b"\\":
+                quote = b""
+        elif ch in (b'"', b"'"):
+            quote = ch
+        elif ch in (b"(", b"[", b"{"):
+            depth += 1
+        elif ch in (b")", b"]", b"}") and depth > 0:
+            depth -= 1
+        elif ch in (b",", b")") and depth == 0:
+            text = src[start:j]
+            lead = len(text) - len(text.lstrip())
+            spans.append((start + lead, start + len(text.rstrip())))
+            if ch == b")":
+                return spans, j + 1
+            start = j + 1
+    return None
 
 
 def _c_string(text: str) -> str:
@@ -205,8 +248,8 @@ class HostPlanner:
             return
         if name in ALLOCATORS | REGISTERS | FREES | HOST_API or name in SYMBOL_COPIES:
             self.record(c, name, function, discarded)
-        elif name == "cudaLaunchKernel":
-            self.p.warn(c, "launch", "cudaLaunchKernel launches are not tracked; use <<<...>>>")
+        elif name in LAUNCH_CALLS:
+            self.call_launch(c, name, function)
 
     def at(self, c: ci.Cursor, function: str, discarded: bool) -> str:
         """The call site argument of a recorded call: where it is spelled."""
@@ -306,6 +349,52 @@ class HostPlanner:
         kernel_type = callee.type.get_canonical().spelling
         self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
                                 f"(static_cast<{kernel_type}>(", "))"))  # fmt: skip
+
+    def call_launch(self, c: ci.Cursor, name: str, function: str) -> None:
+        """`cudaLaunchKernel((void*)k, G, B, args, S, ST)` (or the cooperative
+        form) is tracked as `k<<<G, B, S, ST>>>(...)` is: the call, with hirace_g,
+        hirace_b, hirace_s for G, B and S, runs inside a lambda called at once
+        that tells the host runtime about the launch first. Edits go where the
+        call is spelled, so a call in a macro's argument is tracked too (its
+        arguments are then delimited in the text, by commas outside brackets)."""
+        in_macro = self.p.inside_macro(c)
+        args = list(c.get_arguments())
+        kernel = _launched_kernel(args[0]) if args else None
+        src = self.p.file(c).source
+        s = _spelling_offset(c.extent.start) if in_macro else c.extent.start.offset
+        spans = _argument_spans(src, s + len(name)) if src[s : s + len(name)] == name.encode() \
+            else None  # fmt: skip
+        if kernel is None or spans is None or len(spans[0]) < 3:
+            self.p.warn(c, "launch", f"this {name} launch is not tracked: its kernel must be "
+                        "named in it, and the call spelled outside macro definitions")  # fmt: skip
+            return
+        printer = self.stringifying_macro(s, self.p.file(c).name) if in_macro else None
+        if printer is not None:
+            self.p.warn(c, "launch", f"macro '{printer}' turns its argument into text (#): "
+                        f"that text now shows hirace's rewrite of '{name}'")  # fmt: skip
+        arguments, e = spans
+        texts = []
+        replaced = (arguments[1], arguments[2], *arguments[4:6])
+        for (start, end), var in zip(replaced, ("hirace_g", "hirace_b", "hirace_s", "hirace_st"),
+                                     strict=False):  # fmt: skip
+            texts.append(src[start:end].decode(errors="replace"))
+            self.edit(c, edits.replace(start, end, var))
+        shared = texts[2] if len(texts) > 2 else "0"
+        stream = texts[3] if len(texts) > 3 else "0"
+        self.edit(c, edits.wrap(
+            s, e,
+            "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s, cudaStream_t hirace_st) "
+            f"-> cudaError_t {{ hirace::host::before_launch({self.at(c, function, True)}, "
+            f"hirace_unit(), {_c_string(kernel)}, hirace_g, hirace_b, hirace_s, hirace_st); "
+            "cudaError_t hirace_e = ",
+            f"; hirace::host::after_launch(); return hirace_e; }}({texts[0]}, {texts[1]}, "
+            f"{shared}, {stream})",
+        ))  # fmt: skip
+        self.launches += 1
+        if kernel not in self.kernel_names:
+            self.p.warn(c, "launch", f"kernel '{kernel}' is not defined in this file: it "
+                        "is checked only if its own file is instrumented too",
+                        subject=kernel)  # fmt: skip
 
     def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor, function: str) -> None:
         if not self.hooks:

@@ -1,0 +1,477 @@
+// hirace CPU backend: <cooperative_groups.h> (with <cooperative_groups/reduce.h>
+// and <cooperative_groups/scan.h>), hirace's own, for sources compiled by g++.
+//
+// Groups are small values naming the calling thread's group: its lanes in the
+// warp (tiles and coalesced groups never span warps here), its size and the
+// caller's rank. Every collective goes through the fiber engine (cuda_cpu.h):
+// a block's sync is the block barrier, a tile's or coalesced group's sync a
+// warp barrier over the group's lanes, shuffles and votes the engine's warp
+// operations with the group's mask, and a grid's sync the engine's grid
+// barrier (which needs a cooperative launch). So each one waits for, and is
+// checked against, exactly the threads it names on a GPU; a divergent call is
+// reported with the user's file and line (default arguments of
+// __builtin_FILE/__builtin_LINE carry the call site).
+//
+// The instrumenter keeps a group's `sync()` call and adds the checker's clock
+// update after it (hirace_py/instrument/groups.py), so nothing here touches
+// the checker's state.
+#ifndef HIRACE_CPU_COOPERATIVE_GROUPS_H
+#define HIRACE_CPU_COOPERATIVE_GROUPS_H
+
+#include <cstring>
+#include <type_traits>
+
+namespace cooperative_groups {
+
+namespace details {
+
+constexpr unsigned kWarp = 32;
+
+inline unsigned lane() { return ::hr::g_thread_linear % kWarp; }
+inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+// The lanes [base, base + n) of a warp as a mask (n <= 32).
+inline unsigned lanes(unsigned base, unsigned n) {
+    return n >= kWarp ? 0xffffffffu : ((1u << n) - 1) << base;
+}
+
+// The lane holding rank `rank` of a group whose lanes are `mask`.
+inline unsigned lane_of_rank(unsigned mask, unsigned rank) {
+    for (unsigned l = 0; l < kWarp; ++l)
+        if ((mask >> l & 1) && rank-- == 0) return l;
+    return __builtin_ctz(mask);
+}
+
+// The bits of `bits` at the lanes of `mask`, packed in rank order.
+inline unsigned pack(unsigned bits, unsigned mask) {
+    unsigned out = 0, k = 0;
+    for (unsigned l = 0; l < kWarp; ++l)
+        if (mask >> l & 1) out |= (bits >> l & 1u) << k++;
+    return out;
+}
+
+// The rank-order bits of `packed` spread back to the lanes of `mask`.
+inline unsigned unpack(unsigned packed, unsigned mask) {
+    unsigned out = 0, k = 0;
+    for (unsigned l = 0; l < kWarp; ++l)
+        if (mask >> l & 1) out |= (packed >> k++ & 1u) << l;
+    return out;
+}
+
+enum Kind : unsigned { kBlock, kTile, kCoalesced };
+
+// A shuffle of a value of any trivially copyable type, as CUDA's group
+// shuffles take one: the engine moves 8 bytes at a time, so a larger value
+// moves in 8-byte pieces, every piece from the same source lane.
+template <class T>
+T shuffle(::hr::Op op, const char* file, int line, unsigned mask, T var, int arg, int width) {
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "group shuffles exchange trivially copyable values");
+    if constexpr (sizeof(T) <= 8) {
+        return ::hr::shfl(op, file, line, mask, var, arg, width);
+    } else {
+        constexpr size_t pieces = (sizeof(T) + 7) / 8;
+        unsigned long long in[pieces] = {}, out[pieces];
+        memcpy(in, &var, sizeof(T));
+        for (size_t k = 0; k < pieces; ++k)
+            out[k] = ::hr::shfl(op, file, line, mask, in[k], arg, width);
+        T result;
+        memcpy(static_cast<void*>(&result), out, sizeof(T));
+        return result;
+    }
+}
+
+}  // namespace details
+
+// A group of any kind, as CUDA's thread_group: what every group converts to.
+class thread_group {
+  public:
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        if (kind_ == details::kBlock)
+            ::hr::syncthreads(::hr::Op::kSyncThreads, 1, file, line);
+        else
+            ::hr::warp(::hr::Op::kSyncWarp, mask_, 0, 0, details::kWarp, file, line);
+    }
+    unsigned long long size() const { return size_; }
+    unsigned long long num_threads() const { return size_; }
+    unsigned long long thread_rank() const { return rank_; }
+
+  protected:
+    thread_group(details::Kind kind, unsigned mask, unsigned size, unsigned rank)
+        : kind_(kind), mask_(mask), size_(size), rank_(rank) {}
+
+    details::Kind kind_;
+    unsigned mask_;  // the group's lanes in the caller's warp (tiles, coalesced groups)
+    unsigned size_;
+    unsigned rank_;
+
+    friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size,
+                                        const char* file, int line);
+};
+
+// The calling thread's block.
+class thread_block : public thread_group {
+  public:
+    thread_block()
+        : thread_group(details::kBlock, 0, details::block_threads(), ::hr::g_thread_linear) {}
+
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        ::hr::syncthreads(::hr::Op::kSyncThreads, 1, file, line);
+    }
+    unsigned size() const { return size_; }
+    unsigned num_threads() const { return size_; }
+    unsigned thread_rank() const { return rank_; }
+    dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+    dim3 group_dim() const { return blockDim; }
+    dim3 dim_threads() const { return blockDim; }
+};
+
+inline thread_block this_thread_block() { return thread_block(); }
+
+// A tile of N threads (a power of two, at most 32): lanes [k*N, (k+1)*N) of a
+// warp. ParentT is only part of the type, as in CUDA; all tiles of one size
+// convert to one another.
+template <unsigned N, class ParentT = void>
+class thread_block_tile : public thread_group {
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
+                  "hirace's CPU backend supports tiles of 1 to 32 threads, a power of two");
+
+  public:
+    // The caller's tile of a parent group whose rank is `parent_rank` of `parent_size`.
+    thread_block_tile(unsigned parent_rank, unsigned parent_size)
+        : thread_group(details::kTile, details::lanes(details::lane() / N * N, N), N,
+                       parent_rank % N),
+          meta_rank_(parent_rank / N),
+          meta_size_((parent_size + N - 1) / N) {}
+    template <class OtherParent>
+    thread_block_tile(const thread_block_tile<N, OtherParent>& other)
+        : thread_group(other), meta_rank_(other.meta_group_rank()),
+          meta_size_(other.meta_group_size()) {}
+
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        ::hr::warp(::hr::Op::kSyncWarp, mask_, 0, 0, details::kWarp, file, line);
+    }
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned num_threads() { return N; }
+    unsigned thread_rank() const { return rank_; }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
+
+    template <class T>
+    T shfl(T var, int src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return details::shuffle(::hr::Op::kShflIdx, file, line, mask_, var, src, int(N));
+    }
+    template <class T>
+    T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(),
+                int line = __builtin_LINE()) const {
+        return details::shuffle(::hr::Op::kShflDown, file, line, mask_, var, int(delta), int(N));
+    }
+    template <class T>
+    T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(),
+              int line = __builtin_LINE()) const {
+        return details::shuffle(::hr::Op::kShflUp, file, line, mask_, var, int(delta), int(N));
+    }
+    template <class T>
+    T shfl_xor(T var, unsigned lane_mask, const char* file = __builtin_FILE(),
+               int line = __builtin_LINE()) const {
+        return details::shuffle(::hr::Op::kShflXor, file, line, mask_, var, int(lane_mask), int(N));
+    }
+    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAny, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAll, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    // Bit k is rank k's predicate.
+    unsigned ballot(int predicate, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) const {
+        unsigned bits = unsigned(
+            ::hr::warp(::hr::Op::kBallot, mask_, predicate != 0, 0, details::kWarp, file, line));
+        return details::pack(bits, mask_);
+    }
+    template <class T>
+    unsigned match_any(T value, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_any(file, line, mask_, value), mask_);
+    }
+    template <class T>
+    unsigned match_all(T value, int& pred, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_all(file, line, mask_, value, &pred), mask_);
+    }
+
+  private:
+    unsigned meta_rank_, meta_size_;
+};
+
+// The threads of a warp that are active together (or a subset of them, from
+// labeled_partition or binary_partition): ranks follow lane order.
+class coalesced_group : public thread_group {
+  public:
+    explicit coalesced_group(unsigned mask)
+        : thread_group(details::kCoalesced, mask, unsigned(__builtin_popcount(mask)),
+                       unsigned(__builtin_popcount(mask & ((1u << details::lane()) - 1)))) {}
+
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        ::hr::warp(::hr::Op::kSyncWarp, mask_, 0, 0, details::kWarp, file, line);
+    }
+    unsigned size() const { return size_; }
+    unsigned num_threads() const { return size_; }
+    unsigned thread_rank() const { return rank_; }
+    unsigned meta_group_rank() const { return 0; }
+    unsigned meta_group_size() const { return 1; }
+
+    template <class T>
+    T shfl(T var, unsigned src_rank, const char* file = __builtin_FILE(),
+           int line = __builtin_LINE()) const {
+        unsigned src = details::lane_of_rank(mask_, src_rank % size_);
+        return details::shuffle(::hr::Op::kShflIdx, file, line, mask_, var, int(src), int(details::kWarp));
+    }
+    // Ranks past the group's end read their own value, as CUDA's shfl_down.
+    template <class T>
+    T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(),
+                int line = __builtin_LINE()) const {
+        unsigned to = rank_ + delta < size_ ? rank_ + delta : rank_;
+        unsigned src = details::lane_of_rank(mask_, to);
+        return details::shuffle(::hr::Op::kShflIdx, file, line, mask_, var, int(src), int(details::kWarp));
+    }
+    template <class T>
+    T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(),
+              int line = __builtin_LINE()) const {
+        unsigned from = rank_ >= delta ? rank_ - delta : rank_;
+        unsigned src = details::lane_of_rank(mask_, from);
+        return details::shuffle(::hr::Op::kShflIdx, file, line, mask_, var, int(src), int(details::kWarp));
+    }
+    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAny, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAll, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    unsigned ballot(int predicate, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) const {
+        unsigned bits = unsigned(
+            ::hr::warp(::hr::Op::kBallot, mask_, predicate != 0, 0, details::kWarp, file, line));
+        return details::pack(bits, mask_);
+    }
+    template <class T>
+    unsigned match_any(T value, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_any(file, line, mask_, value), mask_);
+    }
+    template <class T>
+    unsigned match_all(T value, int& pred, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_all(file, line, mask_, value, &pred), mask_);
+    }
+
+    unsigned lanes() const { return mask_; }
+};
+
+// The threads of the caller's warp that reach this call together.
+inline coalesced_group coalesced_threads(const char* file = __builtin_FILE(),
+                                         int line = __builtin_LINE()) {
+    return coalesced_group(::hr::active_mask(file, line));
+}
+
+// The whole grid. Its sync needs a cooperative launch (cudaLaunchCooperativeKernel).
+class grid_group {
+  public:
+    bool is_valid() const { return ::hr::cooperative_launch(); }
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        ::hr::grid_sync(file, line);
+    }
+    unsigned long long size() const { return num_blocks() * details::block_threads(); }
+    unsigned long long num_threads() const { return size(); }
+    unsigned long long thread_rank() const {
+        return block_rank() * details::block_threads() + ::hr::g_thread_linear;
+    }
+    unsigned long long num_blocks() const {
+        return 1ull * gridDim.x * gridDim.y * gridDim.z;
+    }
+    unsigned long long block_rank() const { return ::hr::g_block_linear; }
+    dim3 group_dim() const { return gridDim; }
+    dim3 dim_blocks() const { return gridDim; }
+    dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+};
+
+inline grid_group this_grid() { return grid_group(); }
+
+// Partitions.
+
+template <unsigned N, class ParentT>
+thread_block_tile<N, ParentT> tiled_partition(const ParentT& parent) {
+    return thread_block_tile<N, ParentT>(unsigned(parent.thread_rank()), unsigned(parent.size()));
+}
+
+// A tile of `tile_size` threads (a power of two, at most 32) as a thread_group.
+inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size,
+                                    const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
+    if (tile_size == 0 || tile_size > details::kWarp || (tile_size & (tile_size - 1)) != 0)
+        ::hr::kernel_error("cooperative_groups::tiled_partition: hirace's CPU backend "
+                           "supports tile sizes of 1 to 32 threads, a power of two",
+                           file, line);
+    unsigned rank = unsigned(parent.thread_rank());
+    if (parent.kind_ == details::kCoalesced) {
+        // Tiles of a coalesced group are made of consecutive ranks.
+        unsigned first = rank / tile_size * tile_size, mask = 0;
+        for (unsigned r = first; r < first + tile_size && r < parent.size_; ++r)
+            mask |= 1u << details::lane_of_rank(parent.mask_, r);
+        return thread_group(details::kCoalesced, mask, unsigned(__builtin_popcount(mask)),
+                            rank - first);
+    }
+    return thread_group(details::kTile,
+                        details::lanes(details::lane() / tile_size * tile_size, tile_size),
+                        tile_size, rank % tile_size);
+}
+
+// The threads of `parent` with the same `label`.
+template <class Group, class Label>
+coalesced_group labeled_partition(const Group& parent, Label label,
+                                  const char* file = __builtin_FILE(),
+                                  int line = __builtin_LINE()) {
+    return coalesced_group(::hr::match_any(file, line, parent.lanes(), label));
+}
+
+// The threads of `parent` whose predicate agrees with the caller's.
+template <class Group>
+coalesced_group binary_partition(const Group& parent, bool predicate,
+                                 const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+    unsigned mask = parent.lanes();
+    unsigned yes = unsigned(
+        ::hr::warp(::hr::Op::kBallot, mask, predicate, 0, details::kWarp, file, line));
+    return coalesced_group(predicate ? yes : mask & ~yes);
+}
+
+template <unsigned N, class P>
+coalesced_group labeled_partition(const thread_block_tile<N, P>& parent, unsigned label,
+                                  const char* file = __builtin_FILE(),
+                                  int line = __builtin_LINE()) {
+    unsigned mask = details::lanes(details::lane() / N * N, N);
+    return coalesced_group(::hr::match_any(file, line, mask, label));
+}
+
+template <unsigned N, class P>
+coalesced_group binary_partition(const thread_block_tile<N, P>& parent, bool predicate,
+                                 const char* file = __builtin_FILE(),
+                                 int line = __builtin_LINE()) {
+    unsigned mask = details::lanes(details::lane() / N * N, N);
+    unsigned yes = unsigned(
+        ::hr::warp(::hr::Op::kBallot, mask, predicate, 0, details::kWarp, file, line));
+    return coalesced_group(predicate ? yes : mask & ~yes);
+}
+
+// Free functions on any group.
+
+template <class Group>
+void sync(const Group& g, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    g.sync(file, line);
+}
+template <class Group>
+auto thread_rank(const Group& g) -> decltype(g.thread_rank()) {
+    return g.thread_rank();
+}
+template <class Group>
+auto group_size(const Group& g) -> decltype(g.num_threads()) {
+    return g.num_threads();
+}
+
+// <cooperative_groups/reduce.h>: the operators, reduce, and the scans.
+
+template <class T = void>
+struct plus {
+    T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <class T = void>
+struct less {  // the smaller: a reduction with less<T> is the minimum
+    T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T = void>
+struct greater {  // the larger: a reduction with greater<T> is the maximum
+    T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T = void>
+struct bit_and {
+    T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <class T = void>
+struct bit_or {
+    T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <class T = void>
+struct bit_xor {
+    T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+namespace details {
+
+// Every rank of `g` in rank order, combined by `op`: rank 0 folds in the others
+// one by one (so the order is fixed), then shares the result.
+template <class Group, class T, class Op>
+T fold(const Group& g, T value, Op op, const char* file, int line) {
+    unsigned n = unsigned(g.num_threads());
+    T acc = value;
+    for (unsigned r = 1; r < n; ++r) {
+        T other = g.shfl(value, r, file, line);
+        if (g.thread_rank() == 0) acc = op(acc, other);
+    }
+    return g.shfl(acc, 0, file, line);
+}
+
+template <class Group, class T, class Op>
+T inclusive(const Group& g, T value, Op op, const char* file, int line) {
+    unsigned n = unsigned(g.num_threads()), me = unsigned(g.thread_rank());
+    T acc = value;
+    for (unsigned r = 0; r < n; ++r) {
+        T other = g.shfl(value, r, file, line);
+        if (r == 0)
+            acc = other;
+        else if (r <= me)
+            acc = op(acc, other);
+    }
+    return acc;
+}
+
+}  // namespace details
+
+template <class Group, class T, class Op>
+auto reduce(const Group& g, T&& value, Op&& op, const char* file = __builtin_FILE(),
+            int line = __builtin_LINE()) -> typename std::decay<T>::type {
+    return details::fold(g, typename std::decay<T>::type(value), op, file, line);
+}
+
+template <class Group, class T, class Op>
+auto inclusive_scan(const Group& g, T&& value, Op&& op, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) -> typename std::decay<T>::type {
+    return details::inclusive(g, typename std::decay<T>::type(value), op, file, line);
+}
+template <class Group, class T>
+auto inclusive_scan(const Group& g, T&& value, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) -> typename std::decay<T>::type {
+    using V = typename std::decay<T>::type;
+    return details::inclusive(g, V(value), plus<V>(), file, line);
+}
+
+// Rank 0 gets T() (CUDA leaves it undefined for operators other than plus).
+template <class Group, class T, class Op>
+auto exclusive_scan(const Group& g, T&& value, Op&& op, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) -> typename std::decay<T>::type {
+    using V = typename std::decay<T>::type;
+    V inc = details::inclusive(g, V(value), op, file, line);
+    unsigned me = unsigned(g.thread_rank());
+    V before = g.shfl(inc, me == 0 ? 0 : me - 1, file, line);
+    return me == 0 ? V() : before;
+}
+template <class Group, class T>
+auto exclusive_scan(const Group& g, T&& value, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) -> typename std::decay<T>::type {
+    using V = typename std::decay<T>::type;
+    return exclusive_scan(g, V(value), plus<V>(), file, line);
+}
+
+}  // namespace cooperative_groups
+
+#endif  // HIRACE_CPU_COOPERATIVE_GROUPS_H
