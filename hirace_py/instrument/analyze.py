@@ -48,7 +48,15 @@ from hirace_py.instrument.files import (
     tag_of,
 )
 from hirace_py.instrument.model import Kernel, Param, Site, Tables, Variable, Warning
-from hirace_py.instrument.parse import Parsed, binary_operator, in_system_header, unary_operator
+from hirace_py.instrument.parse import (
+    Parsed,
+    attributes,
+    binary_operator,
+    children,
+    in_system_header,
+    stripped,
+    unary_operator,
+)
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -82,26 +90,8 @@ UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove
                       "__builtin_memcmp", "__builtin_strcpy", "__builtin_strncpy"}  # fmt: skip
 
 
-def _children(c: ci.Cursor) -> list[ci.Cursor]:
-    return list(c.get_children())
-
-
-def _strip(c: ci.Cursor) -> ci.Cursor:
-    """The expression under implicit casts and parentheses."""
-    while c.kind in TRANSPARENT:
-        kids = _children(c)
-        if len(kids) != 1:
-            break
-        c = kids[0]
-    return c
-
-
 def _canonical_kind(t: ci.Type) -> T:
     return t.get_canonical().kind
-
-
-def _attrs(c: ci.Cursor) -> set[K]:
-    return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
 
 
 def gran_log2(t: ci.Type) -> int:
@@ -338,7 +328,7 @@ class Planner:
             if c.kind != K.VAR_DECL:
                 continue
             self.positions[self.key(c)] = position
-            attrs = _attrs(c)
+            attrs = attributes(c)
             function = self.enclosing_function(c)
             if K.CUDASHARED_ATTR in attrs:
                 if _canonical_kind(c.type) == T.INCOMPLETEARRAY:
@@ -455,17 +445,17 @@ class Planner:
             i -= 1
         if i < 0 or parents[i].kind != K.CALL_EXPR:
             return False
-        kids = _children(parents[i])
-        return bool(kids) and _strip(kids[0]) == c
+        kids = children(parents[i])
+        return bool(kids) and stripped(kids[0]) == c
 
     def memory(self, c: ci.Cursor, method: bool) -> bool:
         """Whether lvalue expression `c` may refer to global or shared memory."""
         k = c.kind
         if k == K.ARRAY_SUBSCRIPT_EXPR:
-            kids = _children(c)
+            kids = children(c)
             if not kids:
                 return False
-            base = _strip(kids[0])
+            base = stripped(kids[0])
             if _canonical_kind(base.type) in ARRAYS:
                 return self.memory(base, method)
             return True
@@ -476,10 +466,10 @@ class Planner:
             if ref is not None and ref.kind in {K.CXX_METHOD, K.FUNCTION_TEMPLATE,
                                                 K.CONVERSION_FUNCTION}:  # fmt: skip
                 return False
-            kids = _children(c)
+            kids = children(c)
             if not kids:
                 return method
-            base = _strip(kids[0])
+            base = stripped(kids[0])
             if base.kind == K.CXX_THIS_EXPR or _canonical_kind(base.type) == T.POINTER:
                 return True
             return self.memory(base, method)
@@ -490,7 +480,7 @@ class Planner:
             if ref.kind == K.VAR_DECL:
                 if ref.location.file is None or ref.location.file.name.endswith(PRELUDE):
                     return False
-                attrs = _attrs(ref)
+                attrs = attributes(ref)
                 if K.CUDASHARED_ATTR in attrs:
                     return True
                 if K.CUDACONSTANT_ATTR in attrs:
@@ -522,7 +512,7 @@ class Planner:
         if i < 0:
             return "R"
         p = parents[i]
-        kids = _children(p)
+        kids = children(p)
         first = bool(kids) and kids[0] == child
         kind = p.kind
         if kind == K.CONDITIONAL_OPERATOR and not first:
@@ -572,7 +562,7 @@ class Planner:
 
         Without one the return type is deduced as by `auto`, which never is.
         """
-        body = next((k for k in _children(lam) if k.kind == K.COMPOUND_STMT), None)
+        body = next((k for k in children(lam) if k.kind == K.COMPOUND_STMT), None)
         limit = body.extent.start.offset if body is not None else lam.extent.end.offset
         head = [t.spelling for t in self._tokens(lam) if t.extent.start.offset < limit]
         if "->" not in head:
@@ -635,9 +625,9 @@ class Planner:
         name in an OVERLOADED_DECL_REF under the callee expression."""
         if call.spelling:
             return call.spelling
-        kids = _children(call)
+        kids = children(call)
         if kids:
-            for c in _children(_strip(kids[0])):
+            for c in children(stripped(kids[0])):
                 if c.kind == K.OVERLOADED_DECL_REF:
                     return c.spelling
         return ""
@@ -665,7 +655,7 @@ class Planner:
         while stack:
             c, parents = stack.pop()
             self.visit(c, parents, fn, method, plan)
-            kids = _children(c)
+            kids = children(c)
             stack.extend((k, [*parents, c]) for k in reversed(kids))
         return plan
 
@@ -697,7 +687,7 @@ class Planner:
             return
         if c.kind == K.DECL_STMT:
             for var in c.get_children():
-                if var.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(var):
+                if var.kind == K.VAR_DECL and K.CUDASHARED_ATTR in attributes(var):
                     found = self.shared_vars.get(self.key(var))
                     if found is not None:
                         end = self.statement_end(c)
@@ -722,8 +712,8 @@ class Planner:
                 return
             loop = self.range_for_loop(parents)
             if loop is not None:
-                kids = _children(loop)
-                if len(kids) > 1 and self.memory(_strip(kids[1]), method):
+                kids = children(loop)
+                if len(kids) > 1 and self.memory(stripped(kids[1]), method):
                     self.warn(
                         c,
                         "range-for",
@@ -769,7 +759,7 @@ class Planner:
             i >= 1
             and parents[i].kind == K.VAR_DECL
             and parents[i - 1].kind == K.CXX_FOR_RANGE_STMT
-            and _children(parents[i - 1])[0] == parents[i]
+            and children(parents[i - 1])[0] == parents[i]
         ):
             return parents[i - 1]
         return None
@@ -961,7 +951,7 @@ class Planner:
                     f"{os.path.basename(f.name)}, outside the instrumented files; "
                     "its memory accesses are not tracked",
                 )
-            elif (f is not None and K.CUDADEVICE_ATTR in _attrs(ref)
+            elif (f is not None and K.CUDADEVICE_ATTR in attributes(ref)
                   and not groups.moves_values_only(ref)):  # fmt: skip
                 self.warn(
                     c,
@@ -1008,7 +998,7 @@ class Planner:
             return True
         obj = op.obj
         s, e = obj.extent.start.offset, obj.extent.end.offset
-        if not op.type.reference and not op.arrow and not self.memory(_strip(obj), method):
+        if not op.type.reference and not op.arrow and not self.memory(stripped(obj), method):
             return True  # an atomic object in local memory
         if s >= e or self.macro_body(c) or self.inside_macro(obj):
             self.warn(c, "macro", f"'{op.member}' of a libcu++ atomic is part of a macro "
@@ -1153,12 +1143,12 @@ class Planner:
     def run(self) -> None:
         self.collect_macros()
         functions = list(self.functions())
-        kernels = [f for f in functions if K.CUDAGLOBAL_ATTR in _attrs(f)]
+        kernels = [f for f in functions if K.CUDAGLOBAL_ATTR in attributes(f)]
         self.collect_shared_and_globals({k.spelling for k in kernels})
         devices = [
             f
             for f in functions
-            if K.CUDADEVICE_ATTR in _attrs(f) and K.CUDAGLOBAL_ATTR not in _attrs(f)
+            if K.CUDADEVICE_ATTR in attributes(f) and K.CUDAGLOBAL_ATTR not in attributes(f)
         ]
         for f in devices:
             if f.spelling.startswith("operator"):
@@ -1172,7 +1162,7 @@ class Planner:
             self.device_names.add(f.spelling)
             self.device_usrs.add(f.get_usr())
         for f in functions:
-            if f.kind in (K.CONSTRUCTOR, K.DESTRUCTOR) and K.CUDADEVICE_ATTR in _attrs(f):
+            if f.kind in (K.CONSTRUCTOR, K.DESTRUCTOR) and K.CUDADEVICE_ATTR in attributes(f):
                 self.warn(
                     f,
                     "constructor",

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
+from hirace_py.instrument.parse import stripped
+
 K = ci.CursorKind
 NAMESPACE = "cooperative_groups"
 
@@ -55,15 +57,6 @@ def is_group(reference: ci.Type) -> bool:
     return decl.kind != K.NO_DECL_FOUND and _in_namespace(decl)
 
 
-def _strip(c: ci.Cursor) -> ci.Cursor:
-    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        kids = list(c.get_children())
-        if len(kids) != 1:
-            break
-        c = kids[0]
-    return c
-
-
 def group_sync(call: ci.Cursor, args: list[ci.Cursor]) -> GroupSync | None:
     """The group synchronised by `call` (`g.sync()` or `cg::sync(g)`), or None."""
     ref = call.referenced
@@ -71,7 +64,7 @@ def group_sync(call: ci.Cursor, args: list[ci.Cursor]) -> GroupSync | None:
         return None
     if ref.kind == K.CXX_METHOD:
         kids = list(call.get_children())
-        member = _strip(kids[0]) if kids else None
+        member = stripped(kids[0]) if kids else None
         if member is None or member.kind != K.MEMBER_REF_EXPR:
             return None
         objects = list(member.get_children())

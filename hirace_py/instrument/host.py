@@ -39,9 +39,9 @@ import clang.cindex as ci
 from hirace_py.config import Config
 from hirace_py.fsm import Action
 from hirace_py.instrument import edits
-from hirace_py.instrument.analyze import PRELUDE, K, Planner, _attrs, _children, _strip, gran_log2
+from hirace_py.instrument.analyze import PRELUDE, K, Planner, gran_log2
 from hirace_py.instrument.model import Tables
-from hirace_py.instrument.parse import unary_operator
+from hirace_py.instrument.parse import attributes, children, stripped, unary_operator
 
 ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",
               "cudaMallocHost", "cudaHostAlloc"}  # fmt: skip
@@ -130,10 +130,10 @@ def _null_constant(argument: ci.Cursor) -> bool:
     """An argument that is a null pointer constant (`NULL`, `0`, `nullptr`) converted
     to a pointer: it has no pointer type of its own to pass through a template."""
     k = argument
-    while k.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and _children(k):
+    while k.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and children(k):
         if k.kind == K.CSTYLE_CAST_EXPR:
             return False
-        k = _children(k)[-1]
+        k = children(k)[-1]
     return k.kind in (K.INTEGER_LITERAL, K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR)
 
 
@@ -144,9 +144,9 @@ def _discarded_calls(fn: ci.Cursor) -> set[int]:
     for c in fn.walk_preorder():
         if c.kind != K.COMPOUND_STMT:
             continue
-        for k in _children(c):
-            while k.kind == K.UNEXPOSED_EXPR and len(_children(k)) == 1:
-                k = _children(k)[0]
+        for k in children(c):
+            while k.kind == K.UNEXPOSED_EXPR and len(children(k)) == 1:
+                k = children(k)[0]
             if k.kind == K.CALL_EXPR:
                 out.add(k.hash)
     return out
@@ -156,8 +156,8 @@ def _allocated_pointer(argument: ci.Cursor) -> ci.Cursor | None:
     """The pointer an allocation writes: the operand of the first `&` in its
     first argument, under any casts: `&p`, `(void**)&p`, `reinterpret_cast<..>(&p)`."""
     address = next((k for k in argument.walk_preorder() if k.kind == K.UNARY_OPERATOR
-                    and unary_operator(k) == "&" and _children(k)), None)  # fmt: skip
-    return _strip(_children(address)[0]) if address is not None else None
+                    and unary_operator(k) == "&" and children(k)), None)  # fmt: skip
+    return stripped(children(address)[0]) if address is not None else None
 
 
 def _granularity(pointer: ci.Cursor) -> int:
@@ -189,8 +189,8 @@ class HostPlanner:
     def host_functions(self) -> list[ci.Cursor]:
         return [
             f for f in self.p.functions()
-            if not {K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR} & _attrs(f)
-            or K.CUDAHOST_ATTR in _attrs(f)
+            if not {K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR} & attributes(f)
+            or K.CUDAHOST_ATTR in attributes(f)
         ]  # fmt: skip
 
     def hide_from_nvrtc(self) -> dict[str, list[edits.Edit]]:
@@ -200,7 +200,7 @@ class HostPlanner:
         still compile them. `constexpr` functions stay (device code may use them)."""
         out: dict[str, list[edits.Edit]] = {}
         for fn in self.host_functions():
-            if K.CUDAHOST_ATTR in _attrs(fn) and K.CUDADEVICE_ATTR in _attrs(fn):
+            if K.CUDAHOST_ATTR in attributes(fn) and K.CUDADEVICE_ATTR in attributes(fn):
                 continue
             tokens = [t.spelling for t in self.p._tokens(fn)[:8]]
             if "constexpr" in tokens or fn.kind == K.CONSTRUCTOR:
@@ -236,7 +236,7 @@ class HostPlanner:
         return f is None or f.name.endswith(PRELUDE) or self.p.system_file(f.name)
 
     def visit_call(self, c: ci.Cursor, function: str, discarded: bool) -> None:
-        kids = _children(c)
+        kids = children(c)
         config = next(
             (k for k in kids if k.kind == K.CALL_EXPR and k.spelling in CONFIG_CALLS), None
         )
@@ -306,7 +306,7 @@ class HostPlanner:
             text = self.spelled_text(args[at], in_macro) if len(args) > at else name
             return [_c_string(text or name)]
         if name in REGISTERS:
-            pointer = _strip(args[0]) if args else None
+            pointer = stripped(args[0]) if args else None
             gran = _granularity(pointer) if pointer is not None else 0
             label = self.spelled_text(pointer, in_macro) if pointer is not None else ""
             self.allocations += 1

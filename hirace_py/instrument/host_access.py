@@ -24,8 +24,14 @@ import hashlib
 import clang.cindex as ci
 
 from hirace_py.instrument import edits
-from hirace_py.instrument.analyze import K, Planner, _attrs, _children, _strip
-from hirace_py.instrument.parse import binary_operator, unary_operator
+from hirace_py.instrument.analyze import K, Planner
+from hirace_py.instrument.parse import (
+    attributes,
+    binary_operator,
+    children,
+    stripped,
+    unary_operator,
+)
 
 T = ci.TypeKind
 TRANSFER_CALLS = {
@@ -63,12 +69,12 @@ def _key(decl: ci.Cursor) -> str:
 def _named_decl(c: ci.Cursor) -> ci.Cursor | None:
     """The variable, parameter or field an expression names, through casts,
     parentheses and `&` (`(void**)&h`, `bufs[0].h`)."""
-    c = _strip(c)
+    c = stripped(c)
     while c.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
-                     K.UNARY_OPERATOR) and _children(c):  # fmt: skip
+                     K.UNARY_OPERATOR) and children(c):  # fmt: skip
         if c.kind == K.UNARY_OPERATOR and unary_operator(c) != "&":
             break
-        c = _strip(_children(c)[-1])
+        c = stripped(children(c)[-1])
     if c.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
         ref = c.referenced
         if ref is not None and ref.kind in DECLS:
@@ -83,7 +89,7 @@ class HostAccessPlanner:
         self.p = planner
         # __host__ __device__ functions are compiled for the device too, where
         # the host runtime does not exist.
-        self.functions = [f for f in host_functions if K.CUDADEVICE_ATTR not in _attrs(f)]
+        self.functions = [f for f in host_functions if K.CUDADEVICE_ATTR not in attributes(f)]
         self.tracked: set[str] = set()
         self.edits: dict[str, list[edits.Edit]] = {}
         self.sites = 0
@@ -99,13 +105,13 @@ class HostAccessPlanner:
         if not self.tracked:
             return {}
         for fn in self.functions:
-            body = [k for k in _children(fn) if k.kind == K.COMPOUND_STMT]
+            body = [k for k in children(fn) if k.kind == K.COMPOUND_STMT]
             for b in body:
                 self._walk(b, None, fn.spelling)
         return self.edits
 
     def _is_tracked(self, base: ci.Cursor) -> bool:
-        base = _strip(base)
+        base = stripped(base)
         if base.kind not in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
             return False
         ref = base.referenced
@@ -130,7 +136,7 @@ class HostAccessPlanner:
     def _walk(self, c: ci.Cursor, ctx: int | None, function: str) -> None:
         """Visit `c`, used as `ctx` (READ, WRITE, READ_WRITE, or None: not accessed)."""
         k = c.kind
-        kids = _children(c)
+        kids = children(c)
         if k in NOT_EVALUATED or k == K.LAMBDA_EXPR:
             return
         if k == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:

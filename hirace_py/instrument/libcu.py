@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import clang.cindex as ci
 
 from hirace_py import cuda_api
+from hirace_py.instrument.parse import stripped
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -119,17 +120,8 @@ def atomic_type(t: ci.Type) -> AtomicType | None:
     return AtomicType(name in references, scope)
 
 
-def _strip(c: ci.Cursor) -> ci.Cursor:
-    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        kids = list(c.get_children())
-        if len(kids) != 1:
-            break
-        c = kids[0]
-    return c
-
-
 def _order_of(arg: ci.Cursor) -> str:
-    c = _strip(arg)
+    c = stripped(arg)
     if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
         name = c.referenced.spelling.removeprefix("memory_order_")
         if name in ORDERS:
@@ -162,7 +154,7 @@ def member_op(call: ci.Cursor, args: list[ci.Cursor]) -> AtomicOp | None:
     kids = list(call.get_children())
     if not kids:
         return None
-    first = _strip(kids[0])
+    first = stripped(kids[0])
     if first.kind == K.MEMBER_REF_EXPR:
         objects = list(first.get_children())
         if not objects:
@@ -170,7 +162,7 @@ def member_op(call: ci.Cursor, args: list[ci.Cursor]) -> AtomicOp | None:
         obj = objects[0]
     else:  # an operator call: the object is the first operand
         obj = kids[0]
-    inner = _strip(obj)
+    inner = stripped(obj)
     t = inner.type.get_canonical()
     arrow = t.kind == T.POINTER
     found = atomic_type(t.get_pointee() if arrow else t)

@@ -118,6 +118,26 @@ def in_system_header(location: ci.SourceLocation) -> bool:
     return bool(_is_in_system_header()(location))  # type: ignore[operator]
 
 
+def children(c: ci.Cursor) -> list[ci.Cursor]:
+    """The cursor's children, as a list."""
+    return list(c.get_children())
+
+
+def attributes(c: ci.Cursor) -> set[ci.CursorKind]:
+    """The kinds of the attributes attached to a declaration."""
+    return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
+
+
+def stripped(c: ci.Cursor) -> ci.Cursor:
+    """The expression under implicit casts and parentheses."""
+    while c.kind in (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR):
+        kids = list(c.get_children())
+        if len(kids) != 1:
+            break
+        c = kids[0]
+    return c
+
+
 def binary_operator(cursor: ci.Cursor) -> str:
     """Spelling of a binary or compound-assignment operator cursor ('=', '+=', ...)."""
     return _spelling(_operator_functions()[0](cursor), True)
