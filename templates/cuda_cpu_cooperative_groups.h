@@ -109,6 +109,37 @@ class thread_group {
                                         const char* file, int line);
 };
 
+// Votes and matches over a group's lanes of one warp (tiles, coalesced groups).
+class warp_group : public thread_group {
+  public:
+    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAny, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        return int(::hr::warp(::hr::Op::kAll, mask_, predicate != 0, 0, details::kWarp, file, line));
+    }
+    // Bit k is rank k's predicate.
+    unsigned ballot(int predicate, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE()) const {
+        unsigned bits = unsigned(
+            ::hr::warp(::hr::Op::kBallot, mask_, predicate != 0, 0, details::kWarp, file, line));
+        return details::pack(bits, mask_);
+    }
+    template <class T>
+    unsigned match_any(T value, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_any(file, line, mask_, value), mask_);
+    }
+    template <class T>
+    unsigned match_all(T value, int& pred, const char* file = __builtin_FILE(),
+                       int line = __builtin_LINE()) const {
+        return details::pack(::hr::match_all(file, line, mask_, value, &pred), mask_);
+    }
+
+  protected:
+    using thread_group::thread_group;
+};
+
 // The calling thread's block.
 class thread_block : public thread_group {
   public:
@@ -133,20 +164,20 @@ inline thread_block this_thread_block() { return thread_block(); }
 // warp. ParentT is only part of the type, as in CUDA; all tiles of one size
 // convert to one another.
 template <unsigned N, class ParentT = void>
-class thread_block_tile : public thread_group {
+class thread_block_tile : public warp_group {
     static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
                   "hirace's CPU backend supports tiles of 1 to 32 threads, a power of two");
 
   public:
     // The caller's tile of a parent group whose rank is `parent_rank` of `parent_size`.
     thread_block_tile(unsigned parent_rank, unsigned parent_size)
-        : thread_group(details::kTile, details::lanes(details::lane() / N * N, N), N,
-                       parent_rank % N),
+        : warp_group(details::kTile, details::lanes(details::lane() / N * N, N), N,
+                     parent_rank % N),
           meta_rank_(parent_rank / N),
           meta_size_((parent_size + N - 1) / N) {}
     template <class OtherParent>
     thread_block_tile(const thread_block_tile<N, OtherParent>& other)
-        : thread_group(other), meta_rank_(other.meta_group_rank()),
+        : warp_group(other), meta_rank_(other.meta_group_rank()),
           meta_size_(other.meta_group_size()) {}
 
     void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
@@ -177,29 +208,6 @@ class thread_block_tile : public thread_group {
                int line = __builtin_LINE()) const {
         return details::shuffle(::hr::Op::kShflXor, file, line, mask_, var, int(lane_mask), int(N));
     }
-    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-        return int(::hr::warp(::hr::Op::kAny, mask_, predicate != 0, 0, details::kWarp, file, line));
-    }
-    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-        return int(::hr::warp(::hr::Op::kAll, mask_, predicate != 0, 0, details::kWarp, file, line));
-    }
-    // Bit k is rank k's predicate.
-    unsigned ballot(int predicate, const char* file = __builtin_FILE(),
-                    int line = __builtin_LINE()) const {
-        unsigned bits = unsigned(
-            ::hr::warp(::hr::Op::kBallot, mask_, predicate != 0, 0, details::kWarp, file, line));
-        return details::pack(bits, mask_);
-    }
-    template <class T>
-    unsigned match_any(T value, const char* file = __builtin_FILE(),
-                       int line = __builtin_LINE()) const {
-        return details::pack(::hr::match_any(file, line, mask_, value), mask_);
-    }
-    template <class T>
-    unsigned match_all(T value, int& pred, const char* file = __builtin_FILE(),
-                       int line = __builtin_LINE()) const {
-        return details::pack(::hr::match_all(file, line, mask_, value, &pred), mask_);
-    }
 
   private:
     unsigned meta_rank_, meta_size_;
@@ -207,11 +215,11 @@ class thread_block_tile : public thread_group {
 
 // The threads of a warp that are active together (or a subset of them, from
 // labeled_partition or binary_partition): ranks follow lane order.
-class coalesced_group : public thread_group {
+class coalesced_group : public warp_group {
   public:
     explicit coalesced_group(unsigned mask)
-        : thread_group(details::kCoalesced, mask, unsigned(__builtin_popcount(mask)),
-                       unsigned(__builtin_popcount(mask & ((1u << details::lane()) - 1)))) {}
+        : warp_group(details::kCoalesced, mask, unsigned(__builtin_popcount(mask)),
+                     unsigned(__builtin_popcount(mask & ((1u << details::lane()) - 1)))) {}
 
     void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         ::hr::warp(::hr::Op::kSyncWarp, mask_, 0, 0, details::kWarp, file, line);
@@ -242,28 +250,6 @@ class coalesced_group : public thread_group {
         unsigned from = rank_ >= delta ? rank_ - delta : rank_;
         unsigned src = details::lane_of_rank(mask_, from);
         return details::shuffle(::hr::Op::kShflIdx, file, line, mask_, var, int(src), int(details::kWarp));
-    }
-    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-        return int(::hr::warp(::hr::Op::kAny, mask_, predicate != 0, 0, details::kWarp, file, line));
-    }
-    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-        return int(::hr::warp(::hr::Op::kAll, mask_, predicate != 0, 0, details::kWarp, file, line));
-    }
-    unsigned ballot(int predicate, const char* file = __builtin_FILE(),
-                    int line = __builtin_LINE()) const {
-        unsigned bits = unsigned(
-            ::hr::warp(::hr::Op::kBallot, mask_, predicate != 0, 0, details::kWarp, file, line));
-        return details::pack(bits, mask_);
-    }
-    template <class T>
-    unsigned match_any(T value, const char* file = __builtin_FILE(),
-                       int line = __builtin_LINE()) const {
-        return details::pack(::hr::match_any(file, line, mask_, value), mask_);
-    }
-    template <class T>
-    unsigned match_all(T value, int& pred, const char* file = __builtin_FILE(),
-                       int line = __builtin_LINE()) const {
-        return details::pack(::hr::match_all(file, line, mask_, value, &pred), mask_);
     }
 
     unsigned lanes() const { return mask_; }
