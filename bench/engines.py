@@ -33,6 +33,7 @@ import numpy as np
 from hirace_py.config import Config
 from hirace_py.indigo.ecl import read_ecl
 from hirace_py.indigo.suite import discover
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.values.engines import make_checker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,9 +118,9 @@ def main() -> None:
         for graph in opts.inputs if checker is not None else []:
             try:
                 with contextlib.redirect_stdout(io.StringIO()):
-                    report = checker.launch("test_kernel", opts.blocks, opts.threads,
-                                            kernel_args(graph, data_type(source)),
-                                            exited_threads="arrive")  # fmt: skip
+                    launch = LaunchConfig.of(opts.blocks, opts.threads, exited_threads="arrive")
+                    report = checker.launch("test_kernel", launch,
+                                            kernel_args(graph, data_type(source)))
             except Exception as exc:
                 errors.append(str(exc).splitlines()[0][:60])
                 continue

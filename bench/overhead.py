@@ -37,6 +37,7 @@ import numpy as np
 from hirace_py.backends.select import gpu_usable, open_module
 from hirace_py.checker import Checker, include_dir
 from hirace_py.config import Config
+from hirace_py.launch_config import LaunchConfig
 
 SOURCE = Path(__file__).parent / "kernels" / "overhead.cu"
 FULL = (1 << 20, 256)
@@ -55,6 +56,10 @@ class Case:
     args: Callable[[], list[object]]
     accesses: int
     """Checked accesses the launch makes, counted from the kernel's code."""
+
+    @property
+    def config(self) -> LaunchConfig:
+        return LaunchConfig.of(self.grid, self.block)
 
 
 def cases(n: int, m: int) -> list[Case]:
@@ -95,13 +100,7 @@ def cases(n: int, m: int) -> list[Case]:
 def plain_time(module, case: Case) -> float:  # type: ignore[no-untyped-def]
     args = case.args()
     buffers = [module.upload(a) if isinstance(a, np.ndarray) else a for a in args]
-    return module.launch(case.kernel, pad(case.grid), pad(case.block), buffers, 0, 0,
-                         "inorder", echo=False).seconds  # fmt: skip
-
-
-def pad(dims: tuple[int, ...]) -> tuple[int, int, int]:
-    d = [*dims, 1, 1]
-    return d[0], d[1], d[2]
+    return module.launch(case.kernel, case.config, buffers, echo=False).seconds
 
 
 def modules(backend: str):  # type: ignore[no-untyped-def]
@@ -118,7 +117,7 @@ def run_backend(backend: str, repeat: int) -> list[tuple[Case, float, float, flo
         t_plain, t_checked, per_element = [], [], 0.0
         for _ in range(repeat):
             t_plain.append(plain_time(plain, case))
-            launch = checker.launch(case.kernel, case.grid, case.block, case.args())
+            launch = checker.launch(case.kernel, case.config, case.args())
             assert not launch.races, f"{case.name}: the benchmark kernels are race-free"
             t_checked.append(launch.seconds)
             elements = sum(a.size for a in case.args() if isinstance(a, np.ndarray))
@@ -134,7 +133,7 @@ def run_one(name: str, mode: str) -> None:
     if mode == "plain":
         plain_time(plain, case)
     else:
-        checker.launch(case.kernel, case.grid, case.block, case.args())
+        checker.launch(case.kernel, case.config, case.args())
 
 
 def grid_instructions(name: str, mode: str) -> int:

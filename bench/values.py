@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from overhead import FULL, SOURCE, Case, cases, pad
+from overhead import FULL, SOURCE, Case, cases
 
 from hirace_py.backends.select import open_module
 from hirace_py.checker import Checker, include_dir
@@ -42,8 +42,7 @@ def plain_run(module, case: Case) -> tuple[float, list[np.ndarray]]:  # type: ig
     args = case.args()
     buffers = [module.upload(a) if isinstance(a, np.ndarray) else a for a in args]
     start = children_cpu()
-    module.launch(case.kernel, pad(case.grid), pad(case.block), buffers, 0, 0, "inorder",
-                  echo=False)  # fmt: skip
+    module.launch(case.kernel, case.config, buffers, echo=False)
     seconds = children_cpu() - start
     out = []
     for a, b in zip(args, buffers, strict=True):
@@ -73,12 +72,12 @@ def main() -> None:
             seconds, want = plain_run(plain, case)
             tp.append(seconds)
             start = children_cpu()
-            launch = fsm.launch(case.kernel, case.grid, case.block, case.args())
+            launch = fsm.launch(case.kernel, case.config, case.args())
             tf.append(children_cpu() - start)
             assert not launch.races, f"{case.name}: FSM engine found a race"
             args = case.args()
             start = children_cpu()
-            launch = values.launch(case.kernel, case.grid, case.block, args)
+            launch = values.launch(case.kernel, case.config, args)
             tv.append(children_cpu() - start)
             assert not launch.races, f"{case.name}: values engine found a race"
             got = [a for a in args if isinstance(a, np.ndarray)]

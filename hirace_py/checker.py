@@ -23,22 +23,10 @@ from hirace_py.errors import Finding
 from hirace_py.instrument import instrument
 from hirace_py.instrument.model import Kernel, Site, Tables
 from hirace_py.instrument.runtime import include_dir
+from hirace_py.launch_config import Dim3, Dims, LaunchConfig, Schedule
 from hirace_py.pairs import exact_pairs
 from hirace_py.report import Access, LaunchReport, Notice, Race, Report, race_kind
 from hirace_py.tracking import LOG_DTYPE, Outcome, Tracker
-
-Dims = int | Sequence[int]
-Dim3 = tuple[int, int, int]
-
-
-def dims3(value: Dims, what: str) -> tuple[int, int, int]:
-    """Normalise a grid or block given as an int or 1-3 ints."""
-    items = [value] if isinstance(value, int | np.integer) else list(value)
-    if not 1 <= len(items) <= 3 or not all(isinstance(v, int | np.integer) and v >= 1
-                                           for v in items):  # fmt: skip
-        raise ValueError(f"{what} must be a positive int or 1 to 3 positive ints, got {value!r}")
-    items = [int(v) for v in items] + [1] * (3 - len(items))
-    return items[0], items[1], items[2]
 
 
 class Checker:
@@ -71,17 +59,7 @@ class Checker:
     def tables(self) -> Tables:
         return self.instrumented.tables
 
-    def launch(
-        self,
-        kernel: str,
-        grid: Dims,
-        block: Dims,
-        args: Sequence[object],
-        shared_bytes: int = 0,
-        seed: int = 0,
-        schedule: str = "inorder",
-        exited_threads: str = "error",
-    ) -> LaunchReport:
+    def launch(self, kernel: str, config: LaunchConfig, args: Sequence[object]) -> LaunchReport:
         """Run one launch with fresh shadow; arrays in `args` are updated in place.
 
         If it races and `report.pairs` is "exact", the launch is replayed from
@@ -89,21 +67,17 @@ class Checker:
         that fails with a `Finding` (a fault, the time limit) is still added
         to the report, with the races recorded before it stopped, and the
         error is raised.
-        `exited_threads` says how barriers treat threads that have exited:
-        "error" reports barrier divergence (CPU backend), "arrive" counts them
-        as arrived, as current GPUs do.
         """
-        g, b = dims3(grid, "grid"), dims3(block, "block")
+        g, b = config.grid, config.block
         info = self.kernel_info(kernel, args)
         try:
-            outcome, timing, results = self.run(info, g, b, args, shared_bytes, seed, schedule,
-                                                exited_threads=exited_threads)  # fmt: skip
+            outcome, timing, results = self.run(info, config, args)
         except Finding as exc:
             # A fault, a hang stopped by the time limit: what the device recorded
             # before it stopped is reported with the error.
             partial = self.tracker.collect()
             self.report.launches.append(LaunchReport(
-                kernel, g, b, shared_bytes, self.backend, 0.0,
+                kernel, g, b, config.shared_bytes, self.backend, 0.0,
                 races=self.races(info, partial, g, b), notices=self.notices(partial),
                 counters=partial.counters, shadow_bytes=partial.shadow_bytes, error=str(exc),
             ))  # fmt: skip
@@ -112,15 +86,14 @@ class Checker:
         notices = self.notices(outcome)
         if outcome.races and self.config.pairs == "exact":
             # `args` still hold the inputs: the results are copied back below.
-            replayed, _, _ = self.run(info, g, b, args, shared_bytes, seed, schedule, outcome,
-                                      exited_threads)  # fmt: skip
+            replayed, _, _ = self.run(info, config, args, outcome)
             races, more = self.exact_races(info, outcome, replayed, races, g, b)
             notices += more
         for p, a in zip(info.params, args, strict=True):
             if p.name in results:
                 self.module.download(results[p.name], a)  # type: ignore[arg-type]
         launch = LaunchReport(
-            kernel, g, b, shared_bytes, self.backend, timing.seconds, races=races,
+            kernel, g, b, config.shared_bytes, self.backend, timing.seconds, races=races,
             notices=notices, counters=outcome.counters, shadow_bytes=outcome.shadow_bytes,
             stdout=timing.stdout,
         )  # fmt: skip
@@ -137,14 +110,9 @@ class Checker:
     def run(
         self,
         info: Kernel,
-        g: tuple[int, int, int],
-        b: tuple[int, int, int],
+        config: LaunchConfig,
         args: Sequence[object],
-        shared_bytes: int,
-        seed: int,
-        schedule: str,
         replay: Outcome | None = None,
-        exited_threads: str = "error",
     ) -> tuple[Outcome, LaunchTiming, dict[str, Buffer]]:
         """One tracked launch from the arrays in `args`, which it leaves unchanged.
 
@@ -159,11 +127,9 @@ class Checker:
                 device_args.append(buffers[p.name])
             else:
                 device_args.append(a)
-        self.tracker.prepare(info.name, g, b, shared_bytes, buffers, replay)
-        timing = self.module.launch(
-            info.name, g, b, device_args, shared_bytes, seed, schedule, echo=replay is None,
-            exited_threads=exited_threads,
-        )  # fmt: skip
+        self.tracker.prepare(info.name, config.grid, config.block, config.shared_bytes, buffers,
+                             replay)  # fmt: skip
+        timing = self.module.launch(info.name, config, device_args, echo=replay is None)
         return self.tracker.collect(), timing, buffers
 
     def exact_races(
@@ -172,8 +138,8 @@ class Checker:
         first: Outcome,
         replayed: Outcome,
         approximate: list[Race],
-        g: tuple[int, int, int],
-        b: tuple[int, int, int],
+        g: Dim3,
+        b: Dim3,
     ) -> tuple[list[Race], list[Notice]]:
         """Races from the replay log; falls back to `approximate` where the log is short."""
         log = replayed.log if replayed.log is not None else np.zeros(0, LOG_DTYPE)
@@ -250,9 +216,9 @@ def check(
     config: Config | None = None,
     filename: str = "kernel.cu",
     seed: int = 0,
-    schedule: str = "inorder",
+    schedule: Schedule | str = Schedule.inorder,
 ) -> Report:
     """Instrument `source`, run `kernel` once, and report its races."""
     checker = Checker(source, filename, config, backend)
-    checker.launch(kernel, grid, block, args, shared_bytes, seed, schedule)
+    checker.launch(kernel, LaunchConfig.of(grid, block, shared_bytes, seed, schedule), args)
     return checker.report

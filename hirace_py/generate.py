@@ -17,6 +17,7 @@ import numpy as np
 from hirace_py.arguments import base_type, scalar_dtype
 from hirace_py.errors import UsageError
 from hirace_py.instrument.model import Kernel, Param
+from hirace_py.launch_config import LaunchConfig, Schedule
 from hirace_py.launchspec import DTYPES, Arg, ArraySpec, LaunchSpec
 
 ARRAY_FACTOR = 2
@@ -65,7 +66,7 @@ def launch(
     block: tuple[int, int, int],
     given: dict[str, int | float | bool],
     seed: int = 0,
-    schedule: str = "inorder",
+    schedule: Schedule = Schedule.inorder,
 ) -> LaunchSpec:
     """A launch of `kernel` with every argument made, or taken from `given`."""
     names = {p.name for p in kernel.params}
@@ -104,14 +105,14 @@ def launch(
             raise GenerateError(f"kernel {kernel.name} parameter {p.name} ({p.type}): cannot "
                                 f"make an array of {what}; give a launch spec")  # fmt: skip
         args[p.name] = ArraySpec(dtype, length, "random", seed)
-    return LaunchSpec(kernel.name, grid, block, args, 0, seed, schedule)
+    return LaunchSpec(kernel.name, LaunchConfig.of(grid, block, 0, seed, schedule), args)
 
 
 def launches(kernel: Kernel, grid: tuple[int, int, int], block: tuple[int, int, int],
              given: dict[str, int | float | bool], seeds: int) -> list[LaunchSpec]:  # fmt: skip
     """`seeds` launches: seed 0 in thread order, then seeds 1.. with random schedules
     (the CPU backend's; a GPU schedules as it does), each with fresh random inputs."""
-    return [launch(kernel, grid, block, given, s, "inorder" if s == 0 else "random")
+    return [launch(kernel, grid, block, given, s, Schedule.inorder if s == 0 else Schedule.random)
             for s in range(seeds)]  # fmt: skip
 
 
@@ -119,10 +120,11 @@ def to_toml(specs: list[LaunchSpec], header: str) -> str:
     """Launch specs as a spec file (docs/launch-spec.md), `header` as its first comment."""
     out = [f"# {line}" if line else "#" for line in header.splitlines()]
     for spec in specs:
+        launch = spec.config
         out += ["", "[[launch]]", f'kernel = "{spec.kernel}"',
-                f"grid = {_dims(spec.grid)}", f"block = {_dims(spec.block)}"]  # fmt: skip
-        if spec.schedule != "inorder":
-            out += [f"seed = {spec.seed}", f'schedule = "{spec.schedule}"']
+                f"grid = {_dims(launch.grid)}", f"block = {_dims(launch.block)}"]  # fmt: skip
+        if launch.schedule != Schedule.inorder:
+            out += [f"seed = {launch.seed}", f'schedule = "{launch.schedule.name}"']
         out.append("[launch.args]")
         for name, value in spec.args.items():
             out.append(f"{name} = {_value(value)}")

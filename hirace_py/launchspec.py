@@ -14,6 +14,7 @@ import numpy as np
 
 from hirace_py import tomlfile
 from hirace_py.errors import HiraceError
+from hirace_py.launch_config import LaunchConfig, Schedule
 
 DTYPES = (
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -22,7 +23,6 @@ DTYPES = (
 INITS = ("zeros", "ones", "arange", "random", "npy")
 LAUNCH_KEYS = {"kernel", "grid", "block", "shared_bytes", "seed", "schedule", "args"}
 ARRAY_KEYS = {"dtype", "length", "init", "seed", "low", "high", "fill", "path"}
-SCHEDULES = ("inorder", "random")
 
 
 class SpecError(HiraceError):
@@ -67,13 +67,11 @@ Arg = ArraySpec | int | float | bool
 
 @dataclass(frozen=True)
 class LaunchSpec:
+    """One launch of a spec file: the kernel, how it launches, and its arguments by name."""
+
     kernel: str
-    grid: tuple[int, ...]
-    block: tuple[int, ...]
+    config: LaunchConfig
     args: dict[str, Arg] = field(default_factory=dict)
-    shared_bytes: int = 0
-    seed: int = 0
-    schedule: str = "inorder"
 
     def build_args(self, params: list[str], where: str) -> list[object]:
         """Arguments in parameter order; SpecError on missing or unknown names."""
@@ -151,9 +149,11 @@ def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()
     kernel = doc.get("kernel")
     if not isinstance(kernel, str) or not kernel:
         raise SpecError(f"{where}.kernel: expected the kernel's name")
-    schedule = doc.get("schedule", "inorder")
-    if schedule not in SCHEDULES:
-        raise SpecError(f"{where}.schedule: expected one of {', '.join(SCHEDULES)}")
+    try:
+        schedule = Schedule.parse(doc.get("schedule", "inorder"), "schedule")
+    except ValueError:
+        raise SpecError(f"{where}.schedule: expected one of {', '.join(Schedule.names())}") \
+            from None
     args: dict[str, Arg] = {}
     raw_args = doc.get("args", {})
     if not isinstance(raw_args, dict):
@@ -166,15 +166,14 @@ def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()
         else:
             raise SpecError(f"{where}.args.{name}: expected a number, a bool or an array "
                             f"table, got {value!r}")  # fmt: skip
-    return LaunchSpec(
-        kernel,
+    config = LaunchConfig.of(
         _dims(f"{where}.grid", doc.get("grid")),
         _dims(f"{where}.block", doc.get("block")),
-        args,
         _int(f"{where}.shared_bytes", doc.get("shared_bytes", 0)),
         _int(f"{where}.seed", doc.get("seed", 0)),
         schedule,
     )
+    return LaunchSpec(kernel, config, args)
 
 
 def load_toml(path: Path) -> dict[str, Any]:

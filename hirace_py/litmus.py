@@ -166,8 +166,7 @@ def run_case(case: Case, checkers: dict[Path, Any], backend: str, config: Config
         spec = case.launch
         params = [p.name for p in checker.tables.kernel(spec.kernel).params]
         args = spec.build_args(params, case.name)
-        launch = checker.launch(spec.kernel, spec.grid, spec.block, args, spec.shared_bytes,
-                                spec.seed, spec.schedule)  # fmt: skip
+        launch = checker.launch(spec.kernel, spec.config, args)
         for r in launch.races:
             if engine == "both" and r.engine == "values":
                 result.values_found = result.values_found or set()

@@ -81,8 +81,7 @@ def run(module: cpu.Module, case: Case) -> list[object]:
     args = case.launch.build_args(params, case.name)
     spec = case.launch
     untracked(module)
-    module.launch(spec.kernel, spec.grid, spec.block, args, shared_bytes=spec.shared_bytes,
-                  seed=spec.seed, schedule=spec.schedule)  # fmt: skip
+    module.run(spec.kernel, spec.config, args)
     return args
 
 

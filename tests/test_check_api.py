@@ -13,6 +13,7 @@ from hirace_py.checker import Checker
 from hirace_py.cli import main
 from hirace_py.config import Config
 from hirace_py.errors import UnknownKernel
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import to_json, to_sarif, to_text
 
 RACY = """\
@@ -34,6 +35,8 @@ __global__ void shift(int* a, int n) {
 }
 """
 
+
+ONE_WARP = LaunchConfig.of(1, 32)
 
 def test_racy_kernel_reports_the_pair_with_both_sites() -> None:
     a = np.zeros(64, np.int32)
@@ -110,13 +113,13 @@ def test_formats(tmp_path: Path) -> None:
 def test_argument_errors_name_the_parameter() -> None:
     checker = Checker(RACY, "racy.cu", backend="cpu")
     with pytest.raises(TypeError, match="takes 2 arguments"):
-        checker.launch("shift", 1, 32, [np.zeros(4, np.int32)])
+        checker.launch("shift", ONE_WARP, [np.zeros(4, np.int32)])
     with pytest.raises(TypeError, match=r"parameter a .* pointer"):
-        checker.launch("shift", 1, 32, [5, 32])
+        checker.launch("shift", ONE_WARP, [5, 32])
     with pytest.raises(TypeError, match=r"parameter n .* not a pointer"):
-        checker.launch("shift", 1, 32, [np.zeros(4, np.int32), np.zeros(1, np.int32)])
+        checker.launch("shift", ONE_WARP, [np.zeros(4, np.int32), np.zeros(1, np.int32)])
     with pytest.raises(UnknownKernel, match=r"no instrumented kernel .nope."):
-        checker.launch("nope", 1, 32, [])
+        checker.launch("nope", ONE_WARP, [])
 
 
 def test_barrier_clock_overflow_is_reported_never_silent() -> None:

@@ -93,7 +93,8 @@ block = 1
     )
     assert [s.kernel for s in spec] == ["k", "k2"]
     first = spec[0]
-    assert (first.grid, first.block, first.shared_bytes) == ((2, 3), (64,), 128)
+    launch = first.config
+    assert (launch.grid, launch.block, launch.shared_bytes) == ((2, 3, 1), (64, 1, 1), 128)
     a, b, c, d, n, f = first.build_args(["a", "b", "c", "d", "n", "f"], "t")
     np.testing.assert_array_equal(a, [0, 1, 2, 3])
     assert b.dtype == np.float32 and ((b >= 1) & (b < 2)).all()

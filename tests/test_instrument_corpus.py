@@ -136,10 +136,7 @@ def test_checker_reports_no_race(name: str) -> None:
     checker = _checker(case.file)
     params = [p.name for p in checker.tables.kernel(case.launch.kernel).params]
     spec = case.launch
-    report = checker.launch(
-        spec.kernel, spec.grid, spec.block, spec.build_args(params, name),
-        shared_bytes=spec.shared_bytes, seed=spec.seed, schedule=spec.schedule,
-    )  # fmt: skip
+    report = checker.launch(spec.kernel, spec.config, spec.build_args(params, name))
     assert report.races == [], [
         (r.kind, r.variable, r.first.site, r.second.site) for r in report.races
     ]

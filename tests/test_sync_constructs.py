@@ -22,6 +22,7 @@ import pytest
 import hirace_py
 from hirace_py import oracle
 from hirace_py.checker import Checker
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import LaunchReport
 from hirace_py.trace import parse
 
@@ -66,7 +67,7 @@ def groups() -> Checker:
 def _launch(checker: Checker, kernel: str, grid: int, block: int, *scalars: int) -> LaunchReport:
     n = grid * block
     arrays = [np.zeros(n, np.int32) for _ in range(2 if kernel == "grid_phases" else 1)]
-    return checker.launch(kernel, grid, block, [*arrays, *scalars])
+    return checker.launch(kernel, LaunchConfig.of(grid, block), [*arrays, *scalars])
 
 
 def _pairs(launch: LaunchReport) -> set[tuple[str, str]]:

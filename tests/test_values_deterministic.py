@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hirace_py.backends import cpu
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.values.checker import ValuesChecker
 from hirace_py.values.engines import make_checker
 
@@ -79,7 +80,8 @@ def test_union_results_are_schedule_independent_and_match_the_model(
     want_out, want_data = union_model(target, data, block)
     for schedule, seed in [("inorder", 0), *(("random", s) for s in seeds)]:
         d, out = data.copy(), np.zeros(target.size, np.int32)
-        values.launch("scatter", blocks, block, [target, d, out], seed=seed, schedule=schedule)
+        config = LaunchConfig.of(blocks, block, seed=seed, schedule=schedule)
+        values.launch("scatter", config, [target, d, out])
         np.testing.assert_array_equal(out, want_out)
         np.testing.assert_array_equal(d, want_data)
 
@@ -116,7 +118,8 @@ def test_atomics_are_not_made_deterministic_and_the_report_says_so() -> None:
     sums, copies = set(), set()
     for seed in range(12):
         s, c = np.zeros(1, np.float32), np.zeros(64, np.float32)
-        launch = checker.launch("fsum", 2, 32, [x, s, c], seed=seed, schedule="random")
+        config = LaunchConfig.of(2, 32, seed=seed, schedule="random")
+        launch = checker.launch("fsum", config, [x, s, c])
         assert [n.code for n in launch.notices] == ["values-atomics"]
         assert launch.counters["atomic_bytes"] == 4 and launch.counters["atomic_accesses"] == 64
         sums.add(float(s[0]))

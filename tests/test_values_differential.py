@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.values.compare import disagreements, key
 from hirace_py.values.engines import BothChecker
 
@@ -60,7 +61,7 @@ def patterns(draw: st.DrawFn) -> tuple[int, int, list[np.ndarray], int]:
 @given(case=patterns())
 def test_values_races_are_fsm_races(both: BothChecker, case: tuple) -> None:
     blocks, block, arrays, sync = case
-    both.launch("mix", blocks, block, [*arrays, sync])
+    both.launch("mix", LaunchConfig.of(blocks, block), [*arrays, sync])
     fsm = both.fsm.report.launches[-1]
     values = both.values.report.launches[-1]
     assert {key(r) for r in values.races} <= {key(r) for r in fsm.races}

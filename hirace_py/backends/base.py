@@ -13,6 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
+from hirace_py.launch_config import LaunchConfig
+
 
 class Buffer(Protocol):
     """Device memory: its address as device code sees it, and host access."""
@@ -56,22 +58,10 @@ class DeviceModule(Protocol):
     def write_global(self, name: str, data: bytes) -> None: ...
 
     def launch(
-        self,
-        kernel: str,
-        grid: tuple[int, int, int],
-        block: tuple[int, int, int],
-        args: Sequence[object],
-        shared_bytes: int,
-        seed: int,
-        schedule: str,
-        echo: bool = True,
-        exited_threads: str = "error",
+        self, kernel: str, config: LaunchConfig, args: Sequence[object], echo: bool = True
     ) -> LaunchTiming:
-        """Run a kernel; pointer arguments are Buffers, the rest scalars.
+        """Run a kernel as `config` says; pointer arguments are Buffers, the rest scalars.
 
         `echo=False` keeps the kernel's printf output off this process's
         stdout (replays print nothing the first run did not).
-        `exited_threads` is how barriers treat threads that have exited:
-        "error" (report divergence) or "arrive" (count them as arrived, as
-        current GPUs do).
         """

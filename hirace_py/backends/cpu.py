@@ -35,8 +35,6 @@ from hirace_py.backends.cpu_errors import (
     WaitSite,
 )
 from hirace_py.backends.cpu_launch import (
-    EXITED_POLICIES,
-    SCHEDULES,
     LaunchRequest,
     LaunchResult,
     check_abi,
@@ -46,6 +44,7 @@ from hirace_py.backends.cpu_launch import (
 from hirace_py.backends.cpu_memory import shared_array
 from hirace_py.backends.cpu_runtime import DEFAULT_STACK_KB, SHARED_LIMIT
 from hirace_py.backends.cpu_source import KernelDecl
+from hirace_py.launch_config import ExitedThreads, LaunchConfig, Schedule
 
 __all__ = [
     "BarrierDivergence",
@@ -93,8 +92,8 @@ class _Kernel:
     types: list[ParamType]
 
 
-def _dims(value: object, what: str, limits: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Normalizes an int or 1-3 tuple of ints to (x, y, z), checking CUDA's limits."""
+def _dims(value: object, what: str) -> tuple[int, int, int]:
+    """Normalizes an int or 1-3 tuple of ints to (x, y, z)."""
     items = (value,) if isinstance(value, int) else value
     if (
         not isinstance(items, tuple | list)
@@ -102,11 +101,14 @@ def _dims(value: object, what: str, limits: tuple[int, int, int]) -> tuple[int, 
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in items)
     ):
         raise TypeError(f"{what} must be an int or a tuple of 1 to 3 ints, got {value!r}")
-    dims = (*[int(v) for v in items], 1, 1)[:3]
+    return (*[int(v) for v in items], 1, 1)[:3]  # type: ignore[return-value]
+
+
+def _check_limits(dims: tuple[int, int, int], what: str, limits: tuple[int, int, int]) -> None:
+    """LaunchError unless every axis is within CUDA's limits."""
     for axis, (d, limit) in enumerate(zip(dims, limits, strict=True)):
         if not 1 <= d <= limit:
             raise LaunchError(f"{what}.{'xyz'[axis]} is {d}, it must be between 1 and {limit}")
-    return dims  # type: ignore[return-value]
 
 
 def _timeout(timeout: float | None) -> float:
@@ -200,10 +202,10 @@ class Module:
         args: Sequence[object],
         shared_bytes: int = 0,
         seed: int = 0,
-        schedule: str = "inorder",
+        schedule: Schedule | str = Schedule.inorder,
         timeout: float | None = None,
         isolate: bool = True,
-        exited_threads: str = "error",
+        exited_threads: ExitedThreads | str = ExitedThreads.error,
         echo: bool = True,
     ) -> LaunchResult:
         """Runs kernel `name` on a grid of `grid` blocks of `block` threads.
@@ -211,42 +213,55 @@ class Module:
         `args` follow the kernel's parameters: NumPy arrays for pointers (updated
         in place), Python or NumPy scalars for the rest; a mismatch is a
         TypeError naming the parameter. `shared_bytes` sizes `extern __shared__`
-        memory. `schedule` is "inorder" (threads in index order between switch
-        points, blocks in order) or "random" (seeded by `seed`: which thread
-        runs next at every switch, and the block order). `timeout` (seconds;
-        default $HIRACE_TIMEOUT or 60) stops a launch that runs too long.
-        `isolate=False` runs in this process: less overhead, but no protection
-        from faults and no bounds checks (see docs/cpu-backend.md).
-        `exited_threads="arrive"` lets exited threads count as arrived at
-        barriers (as current GPUs do) instead of reporting divergence.
-        `echo=False` keeps printf output off sys.stdout (it is still returned).
+        memory. `schedule` and `exited_threads` are `launch_config.Schedule` and
+        `ExitedThreads` members or their names; `seed` seeds the random
+        schedule. See `run` for `timeout`, `isolate` and `echo`.
+        """
+        try:
+            config = LaunchConfig(
+                _dims(grid, "grid"), _dims(block, "block"), shared_bytes, seed,
+                Schedule.parse(schedule, "schedule"),
+                ExitedThreads.parse(exited_threads, "exited_threads"),
+            )  # fmt: skip
+        except ValueError as exc:
+            raise LaunchError(str(exc)) from None
+        return self.run(name, config, args, timeout, isolate, echo)
+
+    def run(
+        self,
+        name: str,
+        config: LaunchConfig,
+        args: Sequence[object],
+        timeout: float | None = None,
+        isolate: bool = True,
+        echo: bool = True,
+    ) -> LaunchResult:
+        """Runs kernel `name` as `config` says, checking CUDA's limits (LaunchError).
+
+        `timeout` (seconds; default $HIRACE_TIMEOUT or 60) stops a launch that
+        runs too long. `isolate=False` runs in this process: less overhead, but
+        no protection from faults and no bounds checks (see
+        docs/cpu-backend.md). `echo=False` keeps printf output off sys.stdout
+        (it is still returned).
         """
         kernel = self._kernel(name)
         converted = convert_arguments(kernel.decl.qualified, kernel.decl.params, kernel.types, args)
-        if schedule not in SCHEDULES:
-            raise LaunchError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
-        if exited_threads not in EXITED_POLICIES:
-            raise LaunchError(
-                f"exited_threads must be one of {EXITED_POLICIES}, got {exited_threads!r}"
-            )
+        shared_bytes, seed = config.shared_bytes, config.seed
         if not isinstance(shared_bytes, int) or not 0 <= shared_bytes <= SHARED_LIMIT:
             raise LaunchError(
                 f"shared_bytes must be an int between 0 and {SHARED_LIMIT}, got {shared_bytes!r}"
             )
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise LaunchError(f"seed must be an int in [0, 2**64), got {seed!r}")
-        block_dims = _dims(block, "block", _BLOCK_LIMITS)
-        threads = block_dims[0] * block_dims[1] * block_dims[2]
-        if threads > 1024:
-            raise LaunchError(f"block has {threads} threads, at most 1024 are allowed")
+        _check_limits(config.grid, "grid", _GRID_LIMITS)
+        _check_limits(config.block, "block", _BLOCK_LIMITS)
+        if config.threads_per_block > 1024:
+            raise LaunchError(
+                f"block has {config.threads_per_block} threads, at most 1024 are allowed"
+            )
         request = LaunchRequest(
             kernel=kernel.decl.qualified,
-            grid=_dims(grid, "grid", _GRID_LIMITS),
-            block=block_dims,
-            shared_bytes=shared_bytes,
-            seed=seed,
-            schedule=schedule,
-            exited_threads=exited_threads,
+            config=config,
             timeout=_timeout(timeout),
             isolate=bool(isolate),
             stack_bytes=_stack_bytes(),

@@ -8,6 +8,7 @@ import numpy as np
 
 from hirace_py.backends import cpu
 from hirace_py.backends.base import LaunchTiming
+from hirace_py.launch_config import LaunchConfig
 
 
 class CpuBuffer:
@@ -68,20 +69,8 @@ class CpuModule:
         self.module.write_global(name, data)
 
     def launch(
-        self,
-        kernel: str,
-        grid: tuple[int, int, int],
-        block: tuple[int, int, int],
-        args: Sequence[object],
-        shared_bytes: int,
-        seed: int,
-        schedule: str,
-        echo: bool = True,
-        exited_threads: str = "error",
+        self, kernel: str, config: LaunchConfig, args: Sequence[object], echo: bool = True
     ) -> LaunchTiming:
         converted = [a.typed if isinstance(a, CpuBuffer) else a for a in args]
-        result = self.module.launch(
-            kernel, grid, block, converted, shared_bytes=shared_bytes, seed=seed,
-            schedule=schedule, echo=echo, exited_threads=exited_threads,
-        )  # fmt: skip
+        result = self.module.run(kernel, config, converted, echo=echo)
         return LaunchTiming(result.seconds, result.stdout)

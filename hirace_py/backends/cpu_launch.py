@@ -39,6 +39,7 @@ from hirace_py.backends.cpu_errors import (
 )
 from hirace_py.backends.cpu_memory import Buffer, GuardedMap, owning_buffer
 from hirace_py.children import wait_child
+from hirace_py.launch_config import LaunchConfig
 
 # hr::Status, hr::Fault and hr::Op of cuda_cpu.h.
 _OK, _DIVERGENCE, _TIMEOUT, _FAULT, _KERNEL_ERROR, _CONFIG_ERROR = range(6)
@@ -51,8 +52,6 @@ _OPS = (
     "__reduce_min_sync()", "__reduce_max_sync()", "__reduce_min_sync()", "__reduce_max_sync()",
     "__reduce_and_sync()", "__reduce_or_sync()", "__reduce_xor_sync()", "this_grid().sync()",
 )  # fmt: skip
-SCHEDULES = ("inorder", "random")
-EXITED_POLICIES = ("error", "arrive")
 # An isolated child gets this long beyond the time limit to stop by itself
 # (with a report naming the block) before it is killed.
 _KILL_GRACE = 0.25
@@ -61,7 +60,7 @@ _KILL_GRACE = 0.25
 _LOCK = threading.Lock()
 
 
-class LaunchConfig(ctypes.Structure):
+class LaunchConfigRecord(ctypes.Structure):
     """Mirror of hr_launch_cfg (cuda_cpu_launch.h)."""
 
     _fields_ = [
@@ -123,7 +122,7 @@ def check_abi(library: Path) -> None:
     lib = ctypes.CDLL(str(library))
     cfg, status = ctypes.c_uint64(), ctypes.c_uint64()
     lib.hr_abi_sizes(ctypes.byref(cfg), ctypes.byref(status))
-    expected = (ctypes.sizeof(LaunchConfig), ctypes.sizeof(StatusRecord))
+    expected = (ctypes.sizeof(LaunchConfigRecord), ctypes.sizeof(StatusRecord))
     if (cfg.value, status.value) != expected:
         raise RuntimeError(
             f"CPU backend runtime ABI mismatch: sizes {(cfg.value, status.value)} != {expected}"
@@ -135,12 +134,7 @@ class LaunchRequest:
     """Everything about one launch except the arguments."""
 
     kernel: str
-    grid: tuple[int, int, int]
-    block: tuple[int, int, int]
-    shared_bytes: int
-    seed: int
-    schedule: str
-    exited_threads: str
+    config: LaunchConfig
     timeout: float
     isolate: bool
     stack_bytes: int
@@ -245,15 +239,16 @@ def execute(
     status = StatusRecord.from_buffer(status_map) if status_map is not None else StatusRecord()
     out_fd = os.memfd_create("hirace-stdout")
     err_fd = os.memfd_create("hirace-stderr") if request.isolate else -1
-    cfg = LaunchConfig(
-        (ctypes.c_uint32 * 3)(*request.grid),
-        (ctypes.c_uint32 * 3)(*request.block),
-        request.shared_bytes,
-        request.seed,
+    launch = request.config
+    cfg = LaunchConfigRecord(
+        (ctypes.c_uint32 * 3)(*launch.grid),
+        (ctypes.c_uint32 * 3)(*launch.block),
+        launch.shared_bytes,
+        launch.seed,
         request.stack_bytes,
         request.timeout,
-        SCHEDULES.index(request.schedule),
-        EXITED_POLICIES.index(request.exited_threads),
+        int(launch.schedule),
+        int(launch.exited_threads),
         int(request.isolate),
         out_fd,
         err_fd,
@@ -287,7 +282,7 @@ def execute(
         sys.stderr.write(stderr)
     _raise_for_status(request, status, wait_status, killed, placed, stderr, locate)
     return LaunchResult(
-        request.kernel, request.grid, request.block, stdout, stderr, float(status.seconds)
+        request.kernel, launch.grid, launch.block, stdout, stderr, float(status.seconds)
     )
 
 
@@ -389,7 +384,7 @@ def _fault_error(
         offset, size = int(status.fault_offset), int(status.fault_size)
         return OutOfBounds(
             f"kernel `{kernel}`: out-of-bounds {access} of dynamic shared memory at byte "
-            f"{offset} (size {size} bytes; shared_bytes={request.shared_bytes}){who}",
+            f"{offset} (size {size} bytes; shared_bytes={request.config.shared_bytes}){who}",
             kernel, block, thread, "dynamic shared memory", offset, size,
             bool(status.fault_is_write), location,
         )  # fmt: skip

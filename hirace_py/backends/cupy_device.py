@@ -22,6 +22,7 @@ from hirace_py.backends.base import LaunchTiming
 from hirace_py.cache import build_once, cache_root
 from hirace_py.errors import ArgumentMismatch
 from hirace_py.instrument.model import Tables
+from hirace_py.launch_config import LaunchConfig
 
 STATE_SYMBOL = "hirace_state"
 
@@ -93,22 +94,14 @@ class CupyModule:
         ptr.copy_from_host(host.ctypes.data, host.nbytes)
 
     def launch(
-        self,
-        kernel: str,
-        grid: tuple[int, int, int],
-        block: tuple[int, int, int],
-        args: Sequence[object],
-        shared_bytes: int,
-        seed: int,
-        schedule: str,
-        echo: bool = True,
-        exited_threads: str = "arrive",
+        self, kernel: str, config: LaunchConfig, args: Sequence[object], echo: bool = True
     ) -> LaunchTiming:
         """Launch and time with CUDA events.
 
-        Seed, schedule and exited_threads do not apply on a GPU: the hardware
-        schedules, and exited threads count as arrived at barriers.
+        The config's seed, schedule and exited_threads do not apply on a GPU:
+        the hardware schedules, and exited threads count as arrived at barriers.
         """
+        shared_bytes = config.shared_bytes
         fn = self.module.get_function(self.symbols.get(kernel, kernel))
         if shared_bytes > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = shared_bytes
@@ -127,7 +120,7 @@ class CupyModule:
             converted.append(dtype(a))
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        fn(grid, block, tuple(converted), shared_mem=shared_bytes)
+        fn(config.grid, config.block, tuple(converted), shared_mem=shared_bytes)
         end.record()
         end.synchronize()
         return LaunchTiming(cp.cuda.get_elapsed_time(start, end) / 1000.0)

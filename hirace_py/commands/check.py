@@ -199,8 +199,7 @@ def run_kernel(args: argparse.Namespace) -> int:
             launches.append((where, spec, launch_args))
         for where, spec, launch_args in launches:
             try:
-                checker.launch(spec.kernel, spec.grid, spec.block, launch_args,
-                               spec.shared_bytes, spec.seed, spec.schedule)  # fmt: skip
+                checker.launch(spec.kernel, spec.config, launch_args)
             except HiraceError as exc:
                 failure = exc.located(where)
                 break

@@ -2,7 +2,7 @@
 
     from hirace_py.values.checker import ValuesChecker
     checker = ValuesChecker(source, "k.cu")
-    launch = checker.launch("k", grid, block, args)   # arrays updated in place
+    launch = checker.launch("k", LaunchConfig.of(grid, block), args)  # arrays updated in place
 
 The launch's results are the union-copy results (docs/engines.md): for a
 kernel without races they are what any schedule gives; with races, every read
@@ -22,13 +22,13 @@ from hirace_py.arguments import check_arguments
 from hirace_py.backends.base import Buffer
 from hirace_py.backends.cpu_device import CpuModule
 from hirace_py.backends.select import resolve
-from hirace_py.checker import Dims, dims3
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.instrument import instrument
 from hirace_py.instrument.api import Instrumented
 from hirace_py.instrument.model import Kernel, Site, Tables
 from hirace_py.instrument.runtime import include_dir
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import Access, LaunchReport, Notice, Race, Report
 from hirace_py.values import layout
 from hirace_py.values.runtime import include_dir as values_include_dir
@@ -81,19 +81,9 @@ class ValuesChecker:
         check_arguments(info, args)
         return info
 
-    def launch(
-        self,
-        kernel: str,
-        grid: Dims,
-        block: Dims,
-        args: Sequence[object],
-        shared_bytes: int = 0,
-        seed: int = 0,
-        schedule: str = "inorder",
-        exited_threads: str = "error",
-    ) -> LaunchReport:
+    def launch(self, kernel: str, config: LaunchConfig, args: Sequence[object]) -> LaunchReport:
         """Run one launch under the values engine; arrays in `args` get the union-copy results."""
-        g, b = dims3(grid, "grid"), dims3(block, "block")
+        g, b, shared_bytes = config.grid, config.block, config.shared_bytes
         info = self.kernel_info(kernel, args)
         buffers: dict[str, Buffer] = {}
         device_args: list[object] = []
@@ -104,8 +94,7 @@ class ValuesChecker:
             else:
                 device_args.append(a)
         records, counters = self._prepare(info, buffers, shared_bytes)
-        timing = self.module.launch(info.name, g, b, device_args, shared_bytes, seed, schedule,
-                                    exited_threads=exited_threads)  # fmt: skip
+        timing = self.module.launch(info.name, config, device_args)
         for p, a in zip(info.params, args, strict=True):
             if p.name in buffers:
                 self.module.download(buffers[p.name], a)  # type: ignore[arg-type]

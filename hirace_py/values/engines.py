@@ -17,9 +17,10 @@ from hirace_py.checker import Checker
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.instrument.model import Tables
+from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import LaunchReport, Report
 from hirace_py.values import ENGINES
-from hirace_py.values.checker import Dims, ValuesChecker
+from hirace_py.values.checker import ValuesChecker
 from hirace_py.values.compare import Disagreement, disagreements
 
 
@@ -51,28 +52,16 @@ class BothChecker:
     def tables(self) -> Tables:
         return self.fsm.tables
 
-    def launch(
-        self,
-        kernel: str,
-        grid: Dims,
-        block: Dims,
-        args: Sequence[object],
-        shared_bytes: int = 0,
-        seed: int = 0,
-        schedule: str = "inorder",
-        exited_threads: str = "error",
-    ) -> LaunchReport:
+    def launch(self, kernel: str, config: LaunchConfig, args: Sequence[object]) -> LaunchReport:
         """Both engines from the same inputs. The arrays in `args` get the FSM run's
         results (the plain execution), or the values run's with `deterministic`."""
         copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         fsm_args, values_args = (copies, args) if self.deterministic else (args, copies)
-        f = self.fsm.launch(kernel, grid, block, fsm_args, shared_bytes, seed, schedule,
-                            exited_threads)  # fmt: skip
-        v = self.values.launch(kernel, grid, block, values_args, shared_bytes, seed, schedule,
-                               exited_threads)  # fmt: skip
+        f = self.fsm.launch(kernel, config, fsm_args)
+        v = self.values.launch(kernel, config, values_args)
         self.last_disagreements = disagreements(f, v)
         launch = LaunchReport(
-            kernel, f.grid, f.block, shared_bytes, f.backend, f.seconds + v.seconds,
+            kernel, f.grid, f.block, config.shared_bytes, f.backend, f.seconds + v.seconds,
             races=f.races + v.races,
             notices=f.notices + v.notices + [d.notice() for d in self.last_disagreements],
             counters={**f.counters, **{f"values_{k}": n for k, n in v.counters.items()}},
