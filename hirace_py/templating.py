@@ -8,6 +8,8 @@ from pathlib import Path
 
 import jinja2
 
+from hirace_py import cxx_enums
+
 
 def template_dir() -> Path:
     """Directory holding the templates, in a source checkout or an installed package."""
@@ -18,13 +20,18 @@ def template_dir() -> Path:
 def environment(trim: bool = False) -> jinja2.Environment:
     """Strict environment: an undefined variable in a template is an error, never empty text.
 
+    Every template can call `cxx_enum(name)` (see `hirace_py.cxx_enums`).
+
     `trim` drops the newline after a block tag and the indentation before it,
     for templates whose control flow sits on lines of its own.
     """
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(template_dir()),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=trim,
         lstrip_blocks=trim,
     )
+    # `cxx_enum("Name")`: the C++ declaration of an enum shared with Python.
+    env.globals["cxx_enum"] = cxx_enums.render
+    return env

@@ -38,20 +38,10 @@ from hirace_py.backends.cpu_errors import (
     WaitSite,
 )
 from hirace_py.backends.cpu_memory import Buffer, GuardedMap, owning_buffer
+from hirace_py.backends.cpu_status import FaultKind, LaunchStatus, WaitOp
 from hirace_py.children import wait_child
 from hirace_py.launch_config import LaunchConfig
 
-# hr::Status, hr::Fault and hr::Op of cuda_cpu.h.
-_OK, _DIVERGENCE, _TIMEOUT, _FAULT, _KERNEL_ERROR, _CONFIG_ERROR = range(6)
-_FAULT_STACK, _FAULT_DYN_SHARED = 1, 2
-_OPS = (
-    "__syncthreads()", "__syncthreads_count()", "__syncthreads_and()", "__syncthreads_or()",
-    "__syncwarp()", "__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()",
-    "__shfl_xor_sync()", "__ballot_sync()", "__any_sync()", "__all_sync()",
-    "__match_any_sync()", "__match_all_sync()", "__activemask()", "__reduce_add_sync()",
-    "__reduce_min_sync()", "__reduce_max_sync()", "__reduce_min_sync()", "__reduce_max_sync()",
-    "__reduce_and_sync()", "__reduce_or_sync()", "__reduce_xor_sync()", "this_grid().sync()",
-)  # fmt: skip
 # An isolated child gets this long beyond the time limit to stop by itself
 # (with a report naming the block) before it is killed.
 _KILL_GRACE = 0.25
@@ -302,7 +292,7 @@ def _raise_for_status(
     kernel = request.kernel
     block = _xyz(status.block)
     message = status.message.decode(errors="replace")
-    if killed or status.code == _TIMEOUT:
+    if killed or status.code == LaunchStatus.timeout:
         if not message:
             message = (
                 f"kernel `{kernel}` exceeded the time limit of {request.timeout:g} s "
@@ -310,10 +300,10 @@ def _raise_for_status(
                 "complete blocks); it was stopped"
             )
         raise KernelTimeout(message, kernel, block, request.timeout)
-    if status.code == _DIVERGENCE:
+    if status.code == LaunchStatus.divergence:
         sites = [
             WaitSite(
-                _OPS[s.op] if 0 <= s.op < len(_OPS) else "?",
+                WaitOp(s.op).source if 0 <= s.op < len(WaitOp) else "?",
                 s.file.decode(errors="replace"),
                 s.line,
                 s.threads,
@@ -322,12 +312,12 @@ def _raise_for_status(
             for s in status.sites[: status.n_sites]
         ]
         raise BarrierDivergence(message, kernel, block, sites, status.n_exited > 0)
-    if status.code == _KERNEL_ERROR:
+    if status.code == LaunchStatus.kernel_error:
         thread = _xyz(status.thread) if status.thread_valid else None
         raise KernelError(message, kernel, block, thread)
-    if status.code == _CONFIG_ERROR:
+    if status.code == LaunchStatus.config_error:
         raise LaunchError(message)
-    if status.code == _FAULT:
+    if status.code == LaunchStatus.fault:
         raise _fault_error(request, status, placed, stderr, locate)
     if request.isolate and wait_status != 0:
         if os.WIFSIGNALED(wait_status):
@@ -380,7 +370,7 @@ def _fault_error(
         who += f" at {location}"
     access = "write" if status.fault_is_write else "read"
     address = int(status.fault_addr)
-    if status.fault_kind == _FAULT_DYN_SHARED:
+    if status.fault_kind == FaultKind.dyn_shared:
         offset, size = int(status.fault_offset), int(status.fault_size)
         return OutOfBounds(
             f"kernel `{kernel}`: out-of-bounds {access} of dynamic shared memory at byte "
@@ -388,7 +378,7 @@ def _fault_error(
             kernel, block, thread, "dynamic shared memory", offset, size,
             bool(status.fault_is_write), location,
         )  # fmt: skip
-    if status.fault_kind == _FAULT_STACK:
+    if status.fault_kind == FaultKind.stack:
         return KernelCrash(
             f"kernel `{kernel}`: stack overflow{who} (stack size "
             f"{request.stack_bytes // 1024} KiB; set HIRACE_STACK_KB for more)",
