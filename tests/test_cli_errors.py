@@ -42,6 +42,7 @@ def spec(kernel: str = "shift", args: str = SHIFT_ARGS, block: int = 32) -> str:
 def files(tmp: Path, **texts: str | bytes) -> None:
     for name, text in texts.items():
         path = tmp / name.replace("__", ".")
+        path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(text, bytes):
             path.write_bytes(text)
         else:
@@ -108,6 +109,22 @@ CASES: dict[str, Case] = {
     "--inputs for a file": ({}, ["check", "k.cu", "--inputs", "g.egr"], 2, ["suite directory"]),
     "suite option for a kernel file": ({"s__toml": spec()}, [*CHECK, "--jobs", "2"], 2,
                                        ["--jobs", "suites only"]),
+    "kernel option for a litmus suite": (
+        {"lit/manifest__toml": ""}, ["check", "lit", "--kernel", "shift"], 2,
+        ["--kernel applies to kernel files only (a .cu file)"]),
+    "--deterministic for a litmus suite": (
+        {"lit/manifest__toml": ""}, ["check", "lit", "--deterministic"], 2,
+        ["--deterministic applies to kernel files only"]),
+    "--launch for a suite": (
+        {}, ["check", ".", "--inputs", "k.cu", "--launch", "s.toml"], 2,
+        ["--launch applies to kernel files only"]),
+    "sarif for a litmus suite": (
+        {"lit/manifest__toml": ""}, ["check", "lit", "--format", "sarif"], 2,
+        ["--format sarif", "litmus suites", "text, json"]),
+    "csv for a kernel file": (
+        {}, [*CHECK, "--format", "csv"], 2, ["--format csv", "kernel files", "json, sarif, text"]),
+    "zero timeout for a litmus suite": (
+        {"lit/manifest__toml": ""}, ["check", "lit", "--timeout", "0"], 2, ["--timeout 0"]),
     "unknown option": ({}, ["check", "k.cu", "--frobnicate"], 2, ["--frobnicate"]),
     "unknown sub-command": ({}, ["chekc"], 2, ["chekc"]),
     "run with no sources": ({}, ["run"], 2, ["no source files"]),
