@@ -18,7 +18,7 @@ from hirace_py.arguments import base_type, scalar_dtype
 from hirace_py.errors import UsageError
 from hirace_py.instrument.model import Kernel, Param
 from hirace_py.launch_config import LaunchConfig, Schedule
-from hirace_py.launchspec import DTYPES, Arg, ArraySpec, LaunchSpec
+from hirace_py.launchspec import DTYPES, STRUCT, Arg, ArraySpec, LaunchSpec, Scalar, StructSpec
 
 ARRAY_FACTOR = 2
 """Array elements per thread of the grid."""
@@ -50,9 +50,13 @@ def parse_args(values: list[str]) -> dict[str, int | float | bool]:
 
 
 def _dtype(p: Param) -> str | None:
-    """The launch-spec dtype of what a pointer parameter points to, if a scalar."""
+    """The launch-spec dtype of what a pointer parameter points to, if a scalar or a
+    struct of scalars."""
     if p.type.count("*") != 1:
         return None
+    if p.record is not None:
+        makeable = not p.record.unsupported and not any(f.pointer for f in p.record.fields)
+        return STRUCT if makeable else None
     want = scalar_dtype(p.type)
     if want is None:
         return None
@@ -77,6 +81,7 @@ def launch(
                             f"parameter (parameters: {listing})")  # fmt: skip
     threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
     scalars: dict[str, int | float | bool] = {}
+    structs: dict[str, StructSpec] = {}
     for p in kernel.params:
         if p.pointer:
             if p.name in given:
@@ -86,16 +91,18 @@ def launch(
         if p.name in given:
             scalars[p.name] = given[p.name]
             continue
+        if p.record is not None:
+            structs[p.name] = StructSpec(_struct_fields(kernel, p, threads))
+            continue
         want = scalar_dtype(p.type)
         if want is None:
             raise GenerateError(f"kernel {kernel.name} parameter {p.name} ({p.type}): cannot "
                                 "make a value of this type; give a launch spec")  # fmt: skip
-        kind = np.dtype(want).kind
-        scalars[p.name] = True if kind == "b" else threads if kind in "iu" else 1.0
+        scalars[p.name] = _default(np.dtype(want), threads)
     extra = max([v for v in scalars.values() if isinstance(v, int) and not isinstance(v, bool)]
                 + [0])  # fmt: skip
     length = ARRAY_FACTOR * threads + max(extra, 0)
-    args: dict[str, Arg] = dict(scalars)
+    args: dict[str, Arg] = {**scalars, **structs}
     for p in kernel.params:
         if not p.pointer:
             continue
@@ -138,7 +145,27 @@ def _dims(dims: tuple[int, ...]) -> str:
     return str(trimmed[0]) if len(trimmed) == 1 else str(trimmed)
 
 
+def _default(dtype: np.dtype, threads: int) -> int | float | bool:
+    """The value of a scalar nobody gave: true, the grid's thread count, or 1.0."""
+    return True if dtype.kind == "b" else threads if dtype.kind in "iu" else 1.0
+
+
+def _struct_fields(kernel: Kernel, p: Param, threads: int) -> dict[str, Scalar]:
+    """Every field of struct parameter `p` by the scalar defaults; GenerateError if
+    a field cannot be made (a pointer) or the struct cannot be given by fields."""
+    assert p.record is not None
+    why = p.record.unsupported or next(
+        (f"field {f.name} is a pointer" for f in p.record.fields if f.pointer), "")
+    if why:
+        raise GenerateError(f"kernel {kernel.name} parameter {p.name} ({p.type}): cannot make "
+                            f"a value of this struct ({why}); give a launch spec")  # fmt: skip
+    return {f.name: _default(np.dtype(f.dtype), threads) for f in p.record.fields}
+
+
 def _value(value: Arg) -> str:
+    if isinstance(value, StructSpec):
+        fields = ", ".join(f'"{name}" = {_value(v)}' for name, v in value.fields.items())
+        return f"{{ fields = {{ {fields} }} }}"
     if isinstance(value, ArraySpec):
         return (f'{{ dtype = "{value.dtype}", length = {value.length}, init = "{value.init}", '
                 f"seed = {value.seed} }}")  # fmt: skip

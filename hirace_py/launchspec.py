@@ -6,7 +6,8 @@ error names the file and the key, e.g. `spec.toml: launch[1].args.x.dtype`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from hirace_py import tomlfile
 from hirace_py.errors import HiraceError
+from hirace_py.instrument.model import Param, Record
 from hirace_py.launch_config import LaunchConfig, Schedule
 
 DTYPES = (
@@ -22,7 +24,12 @@ DTYPES = (
 )  # fmt: skip
 INITS = ("zeros", "ones", "arange", "random", "npy")
 LAUNCH_KEYS = {"kernel", "grid", "block", "shared_bytes", "seed", "schedule", "args"}
-ARRAY_KEYS = {"dtype", "length", "init", "seed", "low", "high", "fill", "path"}
+ARRAY_KEYS = {"dtype", "length", "init", "seed", "low", "high", "fill", "path", "fields"}
+STRUCT = "struct"
+"""The dtype of an array of the struct a pointer parameter points to."""
+
+
+Scalar = int | float | bool
 
 
 class SpecError(HiraceError):
@@ -39,9 +46,24 @@ class ArraySpec:
     high: float = 100
     fill: float | None = None
     path: Path | None = None
+    fields: dict[str, Scalar] = field(default_factory=dict)
+    """For an array of structs: these fields of every element set to these values."""
 
-    def build(self) -> np.ndarray:
-        """A fresh array initialised as the spec says (deterministic)."""
+    def build(self, record: Record | None = None) -> np.ndarray:
+        """A fresh array initialised as the spec says (deterministic); an array of
+        structs takes the struct's layout `record`, initialised field by field."""
+        if self.dtype == STRUCT:
+            assert record is not None
+            dt = record.dtype()
+            out = np.zeros(self.length, dt)
+            for i, name in enumerate(dt.names or ()):
+                part = replace(self, dtype=dt.fields[name][0].base.name, fields={},
+                               seed=self.seed + i)  # fmt: skip
+                column = part.build()
+                out[name] = column.reshape(-1, *([1] * (out[name].ndim - 1)))
+            for name, value in self.fields.items():
+                out[name] = value
+            return out
         dt = np.dtype(self.dtype)
         if self.init == "npy":
             assert self.path is not None
@@ -62,7 +84,20 @@ class ArraySpec:
         return arr
 
 
-Arg = ArraySpec | int | float | bool
+@dataclass(frozen=True)
+class StructSpec:
+    """A struct passed by value: the fields given by name, the others zero."""
+
+    fields: dict[str, Scalar]
+
+    def build(self, record: Record) -> np.void:
+        value = np.zeros(1, record.dtype())
+        for name, v in self.fields.items():
+            value[name] = v
+        return value[0]
+
+
+Arg = ArraySpec | StructSpec | int | float | bool
 
 
 @dataclass(frozen=True)
@@ -73,8 +108,10 @@ class LaunchSpec:
     config: LaunchConfig
     args: dict[str, Arg] = field(default_factory=dict)
 
-    def build_args(self, params: list[str], where: str) -> list[object]:
-        """Arguments in parameter order; SpecError on missing or unknown names."""
+    def build_args(self, kernel_params: Sequence[Param], where: str) -> list[object]:
+        """Arguments in parameter order; SpecError on missing or unknown names, and on
+        struct fields the parameter's struct does not have."""
+        params = [p.name for p in kernel_params]
         unknown = sorted(set(self.args) - set(params))
         if unknown:
             raise SpecError(f"{where}.args: unknown parameter(s) {', '.join(unknown)} of kernel "
@@ -83,8 +120,29 @@ class LaunchSpec:
         if missing:
             raise SpecError(f"{where}.args: missing parameter(s) {', '.join(missing)} "
                             f"of kernel {self.kernel}")  # fmt: skip
-        return [a.build() if isinstance(a, ArraySpec) else a for a in
-                (self.args[p] for p in params)]  # fmt: skip
+        return [_build(self.args[p.name], p, f"{where}.args.{p.name}") for p in kernel_params]
+
+
+def _build(arg: Arg, p: Param, where: str) -> object:
+    """The value of argument `arg` for parameter `p`."""
+    wants_struct = isinstance(arg, StructSpec) or (isinstance(arg, ArraySpec)
+                                                    and arg.dtype == STRUCT)  # fmt: skip
+    if not wants_struct:
+        return arg.build() if isinstance(arg, ArraySpec) else arg
+    pointer = isinstance(arg, ArraySpec)
+    record = p.record
+    if record is None or p.pointer != pointer:
+        what = "a pointer to a struct" if pointer else "a struct by value"
+        raise SpecError(f"{where}: parameter {p.name} ({p.type}) is not {what}")
+    if record.unsupported:
+        raise SpecError(f"{where}: the fields of {p.type} cannot be given by name "
+                        f"({record.unsupported})")  # fmt: skip
+    names = [f.name for f in record.fields]
+    for name in arg.fields:
+        if name not in names:
+            raise SpecError(f"{where}.fields.{name}: {p.type} has no field {name} "
+                            f"(fields: {', '.join(names)})")  # fmt: skip
+    return arg.build(record)
 
 
 def _dims(where: str, value: Any) -> tuple[int, ...]:
@@ -110,8 +168,13 @@ def _array(where: str, doc: dict[str, Any], base: Path) -> ArraySpec:
         raise SpecError(f"{where}: unknown key(s) {', '.join(unknown)}; array arguments take "
                         f"{', '.join(sorted(ARRAY_KEYS))}")  # fmt: skip
     dtype = doc.get("dtype")
-    if dtype not in DTYPES:
-        raise SpecError(f"{where}.dtype: expected one of {', '.join(DTYPES)}, got {dtype!r}")
+    if dtype not in (*DTYPES, STRUCT):
+        raise SpecError(f"{where}.dtype: expected one of {', '.join(DTYPES)} or {STRUCT}, "
+                        f"got {dtype!r}")  # fmt: skip
+    if "fields" in doc and dtype != STRUCT:
+        raise SpecError(f"{where}.fields: only an array of dtype = \"{STRUCT}\" has fields")
+    if dtype == STRUCT and doc.get("init") == "npy":
+        raise SpecError(f"{where}.init: an array of structs cannot be read from a .npy file")
     init = doc.get("init", "zeros")
     if init not in INITS:
         raise SpecError(f"{where}.init: expected one of {', '.join(INITS)}, got {init!r}")
@@ -135,7 +198,23 @@ def _array(where: str, doc: dict[str, Any], base: Path) -> ArraySpec:
     return ArraySpec(
         dtype, length, init, _int(f"{where}.seed", doc.get("seed", 0)),
         doc.get("low", 0), doc.get("high", 100), doc.get("fill"), path,
+        _fields(f"{where}.fields", doc.get("fields", {})),
     )  # fmt: skip
+
+
+def _fields(where: str, doc: Any, prefix: str = "") -> dict[str, Scalar]:
+    """Struct field values by dotted name (a nested table is a nested struct's fields)."""
+    if not isinstance(doc, dict):
+        raise SpecError(f"{where}: expected a table of field = value")
+    out: dict[str, Scalar] = {}
+    for name, value in doc.items():
+        if isinstance(value, dict):
+            out.update(_fields(f"{where}.{name}", value, f"{prefix}{name}."))
+        elif isinstance(value, bool | int | float):
+            out[f"{prefix}{name}"] = value
+        else:
+            raise SpecError(f"{where}.{name}: expected a number or a bool, got {value!r}")
+    return out
 
 
 def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()) -> LaunchSpec:
@@ -159,7 +238,9 @@ def parse_launch(doc: Any, where: str, base: Path, extra: set[str] = frozenset()
     if not isinstance(raw_args, dict):
         raise SpecError(f"{where}.args: expected a table of parameter = value")
     for name, value in raw_args.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and set(value) == {"fields"}:
+            args[name] = StructSpec(_fields(f"{where}.args.{name}.fields", value["fields"]))
+        elif isinstance(value, dict):
             args[name] = _array(f"{where}.args.{name}", value, base)
         elif isinstance(value, bool | int | float):
             args[name] = value

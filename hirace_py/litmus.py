@@ -164,8 +164,7 @@ def run_case(case: Case, checkers: dict[Path, Any], backend: str, config: Config
                                                defines)  # fmt: skip
         checker = checkers[case.file]
         spec = case.launch
-        params = [p.name for p in checker.tables.kernel(spec.kernel).params]
-        args = spec.build_args(params, case.name)
+        args = spec.build_args(checker.tables.kernel(spec.kernel).params, case.name)
         launch = checker.launch(spec.kernel, spec.config, args)
         for r in launch.races:
             if engine == "both" and r.engine == "values":

@@ -77,7 +77,7 @@ def untracked(module: cpu.Module) -> None:
 
 def run(module: cpu.Module, case: Case) -> list[object]:
     """Launch with fresh inputs built from the spec; return the arguments after."""
-    params = [p.name for p in instrumented(case.file).tables.kernel(case.launch.kernel).params]
+    params = instrumented(case.file).tables.kernel(case.launch.kernel).params
     args = case.launch.build_args(params, case.name)
     spec = case.launch
     untracked(module)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from hirace_py.config import Config, ConfigError, from_dict, load
+from hirace_py.instrument.model import Param
 from hirace_py.launchspec import SpecError
 from hirace_py.launchspec import load as load_spec
 
@@ -60,6 +61,11 @@ def test_unreadable_and_invalid_toml(tmp_path: Path) -> None:
         load(tmp_path / "bad.toml")
 
 
+def params(*names: str) -> list[Param]:
+    """Parameters of scalar type (a spec's arrays and scalars need no more)."""
+    return [Param(n, "int", False, None) for n in names]
+
+
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "spec.toml"
     path.write_text(text)
@@ -95,17 +101,17 @@ block = 1
     first = spec[0]
     launch = first.config
     assert (launch.grid, launch.block, launch.shared_bytes) == ((2, 3, 1), (64, 1, 1), 128)
-    a, b, c, d, n, f = first.build_args(["a", "b", "c", "d", "n", "f"], "t")
+    a, b, c, d, n, f = first.build_args(params("a", "b", "c", "d", "n", "f"), "t")
     np.testing.assert_array_equal(a, [0, 1, 2, 3])
     assert b.dtype == np.float32 and ((b >= 1) & (b < 2)).all()
-    np.testing.assert_array_equal(b, first.build_args(["a", "b", "c", "d", "n", "f"], "t")[1])
+    np.testing.assert_array_equal(b, first.build_args(params("a", "b", "c", "d", "n", "f"), "t")[1])
     np.testing.assert_array_equal(c, [9, 9])
     np.testing.assert_array_equal(d, np.arange(5))
     assert (n, f) == (4, 2.5)
     with pytest.raises(SpecError, match="missing parameter"):
-        first.build_args(["a", "b", "c", "d", "n", "f", "g"], "t")
+        first.build_args(params("a", "b", "c", "d", "n", "f", "g"), "t")
     with pytest.raises(SpecError, match="unknown parameter"):
-        first.build_args(["a", "b"], "t")
+        first.build_args(params("a", "b"), "t")
 
 
 @pytest.mark.parametrize(

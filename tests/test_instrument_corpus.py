@@ -116,8 +116,9 @@ def test_instrumented_source_compiles_with_cpu_backend(name: str) -> None:
 def test_instrumented_kernel_computes_the_same(name: str) -> None:
     case = CASES[name]
     tables = harness.instrumented(case.file).tables
-    params = [p.name for p in tables.kernel(case.launch.kernel).params]
-    inputs = case.launch.build_args(params, name)
+    kernel_params = tables.kernel(case.launch.kernel).params
+    params = [p.name for p in kernel_params]
+    inputs = case.launch.build_args(kernel_params, name)
     original = harness.run(harness.original_module(case.file), case)
     rewritten = harness.run(harness.instrumented_module(case.file), case)
     for param, a, b in zip(params, original, rewritten, strict=True):
@@ -134,8 +135,8 @@ def test_instrumented_kernel_computes_the_same(name: str) -> None:
 def test_checker_reports_no_race(name: str) -> None:
     case = CASES[name]
     checker = _checker(case.file)
-    params = [p.name for p in checker.tables.kernel(case.launch.kernel).params]
     spec = case.launch
+    params = checker.tables.kernel(spec.kernel).params
     report = checker.launch(spec.kernel, spec.config, spec.build_args(params, name))
     assert report.races == [], [
         (r.kind, r.variable, r.first.site, r.second.site) for r in report.races

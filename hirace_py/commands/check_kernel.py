@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
                 kernel = checker.tables.kernel(spec.kernel)
             except UnknownKernel as exc:
                 raise exc.located(f"{where}.kernel") from None
-            launch_args = spec.build_args([p.name for p in kernel.params], where)
+            launch_args = spec.build_args(kernel.params, where)
             try:
                 check_arguments(kernel, launch_args)
             except HiraceError as exc:

@@ -57,6 +57,7 @@ from hirace_py.instrument.parse import (
     stripped,
     unary_operator,
 )
+from hirace_py.instrument.records import record_of
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -1179,7 +1180,7 @@ class Planner:
                     var = self.variable(
                         file, p.spelling, "global", "param", k.spelling, g, 0, 0, p.location.line
                     ).id
-                params.append(Param(p.spelling, p.type.spelling, pointer, var))
+                params.append(Param(p.spelling, p.type.spelling, pointer, var, record_of(p.type)))
             units = self.kernel_shared_units.get(k.spelling, self.common_shared_units)
             self.tables.kernels.append(Kernel(k.spelling, k.location.line, tuple(params), units,
                                               self.qualified_name(k),

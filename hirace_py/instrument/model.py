@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from hirace_py.errors import UnknownKernel
 
 
@@ -53,6 +55,42 @@ class Variable:
 
 
 @dataclass(frozen=True)
+class Field:
+    """A scalar field of a struct, flattened: `inner.x` for a field of a nested struct."""
+
+    name: str
+    offset: int
+    """Bytes from the start of the struct."""
+    dtype: str
+    """NumPy dtype name of the field (of one element, for an array field)."""
+    count: int = 1
+    """Elements of an array field."""
+    pointer: bool = False
+    """A pointer field (held as uint64): only a spec can give it a meaningful value."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """The layout of a struct a kernel takes by value or points to, as the compiler lays it
+    out, so that a launch spec can give its fields by name."""
+
+    size: int
+    fields: tuple[Field, ...]
+    unsupported: str = ""
+    """Why the fields cannot be given by name (a bit-field, a union, ...); "" if they can."""
+
+    def dtype(self) -> np.dtype:
+        """A NumPy structured dtype with this layout."""
+        return np.dtype({
+            "names": [f.name for f in self.fields],
+            "formats": [np.dtype(f.dtype) if f.count == 1 else (np.dtype(f.dtype), (f.count,))
+                        for f in self.fields],
+            "offsets": [f.offset for f in self.fields],
+            "itemsize": self.size,
+        })  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Param:
     """A kernel parameter as the launcher sees it."""
 
@@ -61,6 +99,8 @@ class Param:
     pointer: bool
     var: int | None
     """Variable id for pointer parameters."""
+    record: Record | None = None
+    """The struct's layout, for a struct by value or a pointer to a struct."""
 
 
 @dataclass(frozen=True)
