@@ -16,7 +16,7 @@ import numpy as np
 
 from hirace_py import interpret
 from hirace_py.arguments import check_arguments
-from hirace_py.backends.base import Buffer, LaunchTiming
+from hirace_py.backends.base import Buffer, LaunchTiming, upload_arguments
 from hirace_py.backends.select import open_module, resolve
 from hirace_py.config import Config
 from hirace_py.errors import Finding
@@ -119,14 +119,7 @@ class Checker:
         Returns the outcome, the timing, and the device buffers holding the
         kernel's results, by parameter name.
         """
-        buffers: dict[str, Buffer] = {}
-        device_args: list[object] = []
-        for p, a in zip(info.params, args, strict=True):
-            if isinstance(a, np.ndarray):
-                buffers[p.name] = self.module.upload(a)
-                device_args.append(buffers[p.name])
-            else:
-                device_args.append(a)
+        buffers, device_args = upload_arguments(self.module, info.params, args)
         self.tracker.prepare(info.name, config.grid, config.block, config.shared_bytes, buffers,
                              replay)  # fmt: skip
         timing = self.module.launch(info.name, config, device_args, echo=replay is None)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from hirace_py.launch_config import LaunchConfig
+
+if TYPE_CHECKING:
+    from hirace_py.instrument.model import Param
 
 
 class Buffer(Protocol):
@@ -65,3 +68,19 @@ class DeviceModule(Protocol):
         `echo=False` keeps the kernel's printf output off this process's
         stdout (replays print nothing the first run did not).
         """
+
+
+def upload_arguments(
+    module: DeviceModule, params: Sequence[Param], args: Sequence[object]
+) -> tuple[dict[str, Buffer], list[object]]:
+    """Device copies of the array arguments: the buffers by parameter name, and the
+    arguments as the kernel takes them (buffers for arrays, scalars as given)."""
+    buffers: dict[str, Buffer] = {}
+    device_args: list[object] = []
+    for p, a in zip(params, args, strict=True):
+        if isinstance(a, np.ndarray):
+            buffers[p.name] = module.upload(a)
+            device_args.append(buffers[p.name])
+        else:
+            device_args.append(a)
+    return buffers, device_args

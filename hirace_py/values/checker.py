@@ -16,10 +16,8 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Sequence
 
-import numpy as np
-
 from hirace_py.arguments import check_arguments
-from hirace_py.backends.base import Buffer
+from hirace_py.backends.base import Buffer, upload_arguments
 from hirace_py.backends.cpu_device import CpuModule
 from hirace_py.backends.select import resolve
 from hirace_py.config import Config
@@ -85,14 +83,7 @@ class ValuesChecker:
         """Run one launch under the values engine; arrays in `args` get the union-copy results."""
         g, b, shared_bytes = config.grid, config.block, config.shared_bytes
         info = self.kernel_info(kernel, args)
-        buffers: dict[str, Buffer] = {}
-        device_args: list[object] = []
-        for p, a in zip(info.params, args, strict=True):
-            if isinstance(a, np.ndarray):
-                buffers[p.name] = self.module.upload(a)
-                device_args.append(buffers[p.name])
-            else:
-                device_args.append(a)
+        buffers, device_args = upload_arguments(self.module, info.params, args)
         records, counters = self._prepare(info, buffers, shared_bytes)
         timing = self.module.launch(info.name, config, device_args)
         for p, a in zip(info.params, args, strict=True):
