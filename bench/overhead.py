@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hirace_py.backends.base import signatures
 from hirace_py.backends.select import gpu_usable, open_module
 from hirace_py.checker import Checker, include_dir
 from hirace_py.config import Config
@@ -106,7 +107,8 @@ def plain_time(module, case: Case) -> float:  # type: ignore[no-untyped-def]
 def modules(backend: str):  # type: ignore[no-untyped-def]
     source = SOURCE.read_text()
     checker = Checker(source, str(SOURCE), Config(), backend)
-    plain, _ = open_module(backend, source, str(SOURCE), [include_dir()], checker.tables)
+    plain, _ = open_module(backend, source, str(SOURCE), [include_dir()],
+                           signatures(checker.tables.kernels))
     return checker, plain
 
 

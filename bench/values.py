@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from overhead import FULL, SOURCE, Case, cases
 
+from hirace_py.backends.base import signatures
 from hirace_py.backends.select import open_module
 from hirace_py.checker import Checker, include_dir
 from hirace_py.config import Config
@@ -60,7 +61,8 @@ def main() -> None:
     source = SOURCE.read_text()
     fsm = Checker(source, str(SOURCE), Config(), "cpu")
     values = ValuesChecker(source, str(SOURCE), Config(), "cpu", instrumented=fsm.instrumented)
-    plain, _ = open_module("cpu", source, str(SOURCE), [include_dir()], fsm.tables)
+    plain, _ = open_module("cpu", source, str(SOURCE), [include_dir()],
+                           signatures(fsm.tables.kernels))
     chosen = [c for c in cases(*FULL) if not opts.only or c.name in opts.only.split(",")]
     print(f"CPU backend: median of {opts.repeat} runs each, interleaved")
     print(f"{'kernel':<12}{'kind':<9}{'plain cpu ms':>13}{'fsm':>10}{'values':>10}"

@@ -16,7 +16,7 @@ import numpy as np
 
 from hirace_py import interpret
 from hirace_py.arguments import check_arguments
-from hirace_py.backends.base import Buffer, LaunchTiming, upload_arguments
+from hirace_py.backends.base import Buffer, LaunchTiming, signatures, upload_arguments
 from hirace_py.backends.select import open_module, resolve
 from hirace_py.config import Config
 from hirace_py.errors import Finding
@@ -49,8 +49,9 @@ class Checker:
         self.instrumented.write_headers()
         dirs = [include_dir(), *(include_dirs or [])]
         self.module, sequential = open_module(
-            self.backend, self.instrumented.source, filename, dirs, self.tables, defines
-        )
+            self.backend, self.instrumented.source, filename, dirs,
+            signatures(self.tables.kernels), defines,
+        )  # fmt: skip
         self.tracker = Tracker(self.module, self.tables, self.config, sequential)
         self.report = Report(filename, warnings=list(self.tables.warnings),
                              pairs=self.config.pairs)  # fmt: skip

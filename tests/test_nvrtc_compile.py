@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hirace_py.backends import nvrtc
+from hirace_py.backends.base import signatures
 from hirace_py.cli import main
 from hirace_py.instrument import instrument
 from hirace_py.instrument.runtime import include_dir
@@ -39,8 +40,9 @@ NEEDS_NVRTC = pytest.mark.skipif(not _nvrtc_present(), reason="NVRTC not install
 def _compile(path: Path, source: str | None = None) -> nvrtc.Compiled:
     result = instrument(path.read_text() if source is None else source, str(path))
     result.write_headers()
+    names = nvrtc.kernel_names(signatures(result.tables.kernels))
     return nvrtc.compile_module(result.source, str(path), [include_dir(), str(path.parent)],
-                                names=nvrtc.kernel_names(result.tables))  # fmt: skip
+                                names=names)  # fmt: skip
 
 
 def test_every_kernel_file_is_checked() -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from hirace_py.launch_config import LaunchConfig
 
 if TYPE_CHECKING:
-    from hirace_py.instrument.model import Param
+    from hirace_py.instrument.model import Kernel, Param
 
 
 class Buffer(Protocol):
@@ -32,6 +32,27 @@ class Buffer(Protocol):
         """Copy host data (any dtype, at most nbytes) to the start of the buffer."""
 
     def zero(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class KernelSignature:
+    """What a backend needs to know of a kernel: its name, the symbol a compiler finds
+    it by, and its parameters' C types (for converting scalar arguments). Backends
+    take these, not the instrumentation's tables."""
+
+    name: str
+    symbol: str
+    """The qualified name (`ns::k`), by which NVRTC looks the kernel up."""
+    param_types: tuple[tuple[str, str], ...]
+    """(name, C type) of each parameter, in order."""
+
+
+def signatures(kernels: Sequence[Kernel]) -> dict[str, KernelSignature]:
+    """The launchable kernels' signatures by name (templates have no symbol until
+    instantiated: they are left out)."""
+    return {k.name: KernelSignature(k.name, k.qualified or k.name,
+                                    tuple((p.name, p.type) for p in k.params))
+            for k in kernels if not k.template}  # fmt: skip
 
 
 @dataclass(frozen=True)

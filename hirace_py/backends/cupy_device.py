@@ -18,10 +18,9 @@ import numpy as np
 
 from hirace_py.arguments import scalar_dtype
 from hirace_py.backends import nvrtc
-from hirace_py.backends.base import LaunchTiming
+from hirace_py.backends.base import KernelSignature, LaunchTiming
 from hirace_py.cache import build_once, cache_root
-from hirace_py.errors import ArgumentMismatch
-from hirace_py.instrument.model import Tables
+from hirace_py.errors import ArgumentMismatch, UnknownKernel
 from hirace_py.launch_config import LaunchConfig
 
 STATE_SYMBOL = "hirace_state"
@@ -56,17 +55,17 @@ class CupyModule:
         source: str,
         filename: str,
         include_dirs: list[str],
-        tables: Tables,
+        kernels: dict[str, KernelSignature],
         defines: dict[str, str | int | None] | None = None,
     ) -> None:
-        self.tables = tables
+        self.kernels = kernels
         arch = f"sm_{cp.cuda.Device().compute_capability}"
         dirs = [*include_dirs, os.path.dirname(os.path.abspath(filename))]
         # -D as #define lines ahead of the source: its #line directives keep its lines.
         macros = "".join(f"#define {k} {'' if v is None else v}\n"
                          for k, v in (defines or {}).items())  # fmt: skip
         compiled = nvrtc.compile_module(macros + source, filename, dirs, arch,
-                                        nvrtc.kernel_names(tables))  # fmt: skip
+                                        nvrtc.kernel_names(kernels))  # fmt: skip
         self.symbols = compiled.lowered
         digest = hashlib.sha256(compiled.binary).hexdigest()[:24]
         binary = cache_root() / "cupy" / f"{digest}.{compiled.kind}"
@@ -105,16 +104,17 @@ class CupyModule:
         fn = self.module.get_function(self.symbols.get(kernel, kernel))
         if shared_bytes > 48 * 1024:
             fn.max_dynamic_shared_size_bytes = shared_bytes
-        params = self.tables.kernel(kernel).params
+        if kernel not in self.kernels:
+            raise UnknownKernel(kernel, sorted(self.kernels))
         converted = []
-        for p, a in zip(params, args, strict=True):
+        for (name, c_type), a in zip(self.kernels[kernel].param_types, args, strict=True):
             if isinstance(a, CupyBuffer):
                 converted.append(a.array)
                 continue
-            dtype = scalar_dtype(p.type)
+            dtype = scalar_dtype(c_type)
             if dtype is None:
                 raise ArgumentMismatch(
-                    f"kernel {kernel} parameter {p.name}: scalar type {p.type!r} is not "
+                    f"kernel {kernel} parameter {name}: scalar type {c_type!r} is not "
                     "supported on the CuPy backend"
                 )
             converted.append(dtype(a))

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hirace_py import cuda_api
+from hirace_py.backends.base import KernelSignature
 from hirace_py.cache import build_once, cache_root
 from hirace_py.cuda_headers import CUDA_HEADERS
 from hirace_py.errors import HiraceError
-from hirace_py.instrument.model import Tables
 
 DEFAULT_ARCH = "sm_80"
 
@@ -188,12 +188,9 @@ def _check(lib: ctypes.CDLL, status: int, what: str) -> None:
         raise NvrtcError(f"NVRTC {what}: {lib.nvrtcGetErrorString(status).decode()}")
 
 
-def kernel_names(tables: Tables) -> dict[str, str]:
-    """Each instrumented kernel's name -> the expression NVRTC finds its symbol by.
-
-    Template kernels have no symbol until instantiated: they are left out.
-    """
-    return {k.name: k.qualified or k.name for k in tables.kernels if not k.template}
+def kernel_names(kernels: dict[str, KernelSignature]) -> dict[str, str]:
+    """Each launchable kernel's name -> the expression NVRTC finds its symbol by."""
+    return {name: k.symbol for name, k in kernels.items()}
 
 
 def compile_module(

@@ -8,9 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from hirace_py.backends.base import DeviceModule
+from hirace_py.backends.base import DeviceModule, KernelSignature
 from hirace_py.errors import HiraceError, ToolFailure
-from hirace_py.instrument.model import Tables
 
 BACKENDS = ("auto", "cpu", "cupy")
 
@@ -88,7 +87,7 @@ def open_module(
     source: str,
     filename: str,
     include_dirs: list[str],
-    tables: Tables,
+    kernels: dict[str, KernelSignature],
     defines: dict[str, str | int | None] | None = None,
 ) -> tuple[DeviceModule, bool]:
     """Compile `source` on backend `name` ('cpu' or 'cupy').
@@ -103,4 +102,4 @@ def open_module(
     require(name)
     from hirace_py.backends.cupy_device import CupyModule
 
-    return CupyModule(source, filename, include_dirs, tables, defines), False
+    return CupyModule(source, filename, include_dirs, kernels, defines), False
