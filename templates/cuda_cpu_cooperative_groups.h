@@ -95,6 +95,10 @@ class thread_group {
     unsigned long long size() const { return size_; }
     unsigned long long num_threads() const { return size_; }
     unsigned long long thread_rank() const { return rank_; }
+    // The group's lanes in the caller's warp (0 for a block), for the
+    // checker's clock update after a sync (HIRACE_GROUP_LANES in
+    // hirace_runtime.cuh): CUDA's groups do not tell their lanes.
+    unsigned hirace_lanes() const { return kind_ == details::kBlock ? 0u : mask_; }
 
   protected:
     thread_group(details::Kind kind, unsigned mask, unsigned size, unsigned rank)

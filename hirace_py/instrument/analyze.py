@@ -174,6 +174,10 @@ class Planner:
         self.site_bases: dict[str, int] = {}
         self.variable_bases: dict[str, int] = {}
         self.positions: dict[str, tuple[int, int]] = {}
+        self.tile_widths: set[int | None] = set()
+        """Widths of the tiles the device code partitions groups into (None: not a constant)."""
+        self.warp_barrier_widths: set[int | None] = set()
+        """Widths of the warp-level barriers it calls (groups.group_log2)."""
         """Where variables and functions are declared in the unit: (top-level index, offset)."""
 
     # -- helpers -----------------------------------------------------------
@@ -880,6 +884,9 @@ class Planner:
         ref = c.referenced
         if self.plan_group_sync(c, plan):
             return
+        width = groups.tile_width(c, self.explicit_arguments(c))
+        if width != 0:
+            self.tile_widths.add(width)
         from_prelude = (
             ref is not None
             and ref.location.file is not None
@@ -929,6 +936,7 @@ class Planner:
             elif callee in FENCES:
                 plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
             elif callee in WARP_BARRIERS:
+                self.warp_barrier_widths.add(32)
                 if self.add_context_argument(c, callee, plan) and not any(
                     e.replace is not None and e.start == s for e in plan.edits
                 ):
@@ -1054,12 +1062,19 @@ class Planner:
         if sync is None:
             return False
         s, e = c.extent.start.offset, c.extent.end.offset
+        group = self.text(sync.group)
+        if sync.width != 0:
+            self.warp_barrier_widths.add(sync.width)
         if sync.grid:
             update = f"{CTX}.grid_barrier()"
-        else:
+        elif sync.contiguous:
             # size(): CUDA 13 declares thread_group::num_threads() but defines
             # only size() for it; every group type has size().
-            update = f"{CTX}.group_barrier(({self.text(sync.group)}).size())"
+            update = f"{CTX}.group_barrier(({group}).size())"
+        else:
+            # A thread_group or coalesced group: its lanes are not its size's
+            # tile; HIRACE_GROUP_LANES reads them where it can.
+            update = f"{CTX}.group_barrier(({group}).size(), HIRACE_GROUP_LANES({group}))"
         plan.edits.append(edits.wrap(s, e, "(", f", {update})"))
         return True
 

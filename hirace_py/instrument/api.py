@@ -13,7 +13,7 @@ import hirace_py
 from hirace_py import source_text
 from hirace_py.cache import cache_root, write_if_changed
 from hirace_py.config import Config
-from hirace_py.instrument import edits, gpu_only
+from hirace_py.instrument import edits, gpu_only, groups
 from hirace_py.instrument.analyze import Planner
 from hirace_py.instrument.files import (
     HeaderCopy,
@@ -105,10 +105,14 @@ def instrument(
     bases = base_macros(list(planner.files.values()), planner.site_bases,
                         planner.variable_bases, planner.frame_bases,
                         planner.common_shared_units, tables.dynamic_shared_offset)  # fmt: skip
+    # The runtime's lane groups (docs/semantics.md 1.3): the tiles' width when
+    # the device code partitions warps into tiles of one constant width.
+    log2 = groups.group_log2(planner.warp_barrier_widths, planner.tile_widths)
+    width = f"#define HIRACE_GROUP_LOG2 {log2}\n" if log2 != 5 else ""
     if not program:
-        text = f'#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
+        text = f'{width}#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
         return Instrumented(text, planner.tables, filename, headers=headers)
-    head = (f'#define HIRACE_PROGRAM 1\n#include "{HEADER_NAME}"\n{bases}'
+    head = (f'#define HIRACE_PROGRAM 1\n{width}#include "{HEADER_NAME}"\n{bases}'
             "static hirace::host::Unit& hirace_unit();\n")  # fmt: skip
     tail = unit_tables(planner.tables, display, host.device_symbols(), config)
     text = f'{head}#line 1 "{display}"\n{body}\n#line 1 "hirace-generated"{tail}'

@@ -27,10 +27,21 @@ NAMESPACE = "cooperative_groups"
 
 @dataclass(frozen=True)
 class GroupSync:
-    """A group's sync call: the group expression and whether it is the grid."""
+    """A group's sync call: the group expression, whether it is the grid, and
+    whether its static type makes its lanes a contiguous tile (a block, or a
+    `thread_block_tile`) rather than any set (`thread_group`, coalesced)."""
 
     group: ci.Cursor
     grid: bool
+    contiguous: bool
+
+    @property
+    def width(self) -> int | None:
+        """The tile width of a `thread_block_tile<N>` group, 0 for a block or
+        the grid, None for a group whose lanes the static type does not tell."""
+        if not self.contiguous:
+            return None
+        return _tile_of(self.group.type.get_canonical().spelling) or 0
 
 
 def _in_namespace(decl: ci.Cursor) -> bool:
@@ -76,4 +87,59 @@ def group_sync(call: ci.Cursor, args: list[ci.Cursor]) -> GroupSync | None:
     else:
         return None
     spelling = group.type.get_canonical().spelling
-    return GroupSync(group, "grid_group" in spelling)
+    name = spelling.replace("const ", "").rstrip(" &").split("<", 1)[0].rsplit("::", 1)[-1]
+    return GroupSync(group, "grid_group" in spelling, name in ("thread_block", "thread_block_tile"))
+
+
+def tile_width(call: ci.Cursor, args: list[ci.Cursor]) -> int | None:
+    """The width of the tiles a `tiled_partition` call makes, 0 if the call is
+    not one, None if the width is not a constant the source spells.
+
+    `tiled_partition<N>(g)` returns a `thread_block_tile<N, ...>`, whose
+    canonical type names N; `tiled_partition(g, N)` takes N as an argument,
+    read when it is an integer literal.
+    """
+    ref = call.referenced
+    if ref is None or ref.spelling != "tiled_partition" or not _in_namespace(ref):
+        return 0
+    width = _tile_of(call.type.get_canonical().spelling)
+    if width:
+        return width
+    if len(args) == 2:
+        arg = stripped(args[1])
+        if arg is not None and arg.kind == K.INTEGER_LITERAL:
+            token = next(iter(arg.get_tokens()), None)
+            text = token.spelling.rstrip("uUlL") if token is not None else ""
+            return int(text) if text.isdigit() else None
+    return None
+
+
+def _tile_of(spelling: str) -> int:
+    """N of a canonical `thread_block_tile<N, ...>` type spelling, else 0."""
+    marker = "thread_block_tile<"
+    if marker not in spelling:
+        return 0
+    digits = spelling.split(marker, 1)[1].split(",", 1)[0].split(">", 1)[0].strip()
+    digits = digits.rstrip("uU")
+    return int(digits) if digits.isdigit() else 0
+
+
+def group_log2(barriers: set[int | None], tiles: set[int | None]) -> int:
+    """log2 of the lane-group width the runtime's warp level stands for
+    (docs/semantics.md 1.3, "Warp barriers in the runtime").
+
+    `barriers` holds the width of every warp-level barrier the source calls
+    (32 for `__syncwarp`, N for a `thread_block_tile<N>`'s sync, None for the
+    sync of a group whose static type does not tell its lanes), `tiles` the
+    widths of the tiles `tiled_partition` makes (None: not a constant). A
+    group of unknown lanes may be any of those tiles. When every width is one
+    N < 32, the groups are N-lane tiles; otherwise whole warps (5)."""
+    widths = {w for w in barriers if w is not None}
+    if None in barriers:
+        widths |= tiles
+    if len(widths) != 1 or None in widths:
+        return 5
+    (width,) = widths
+    if not 0 < width < 32 or width & (width - 1):
+        return 5
+    return width.bit_length() - 1

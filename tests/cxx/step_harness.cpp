@@ -9,7 +9,11 @@
 //   tid_shift block_shift wc_shift bc_shift site_bits tid_bits block_bits wc_bits
 //   n_traces n_events
 //   then per trace, per event: op who loc site
+//   (op 0-3 an access of word `loc`, 4 a block barrier of block `who`, 5 a
+//   warp barrier of warp `who` with the lane mask `loc`, 0 for all lanes:
+//   each lane in the mask calls warp_barrier(mask))
 // Output (stdout): per trace one line of states, -1 at barriers.
+// Built with -DHIRACE_GROUP_LOG2=k, the runtime's lane groups are 2^k lanes.
 #define HIRACE_PROGRAM 1
 #define HIRACE_CHECK_FAST 1
 #include "hirace_runtime.cuh"
@@ -86,7 +90,9 @@ int main() {
         for (unsigned t = who * warps * lanes; t < (who + 1) * warps * lanes; ++t)
           th[t].block_barrier();
       } else {
-        for (unsigned t = who * lanes; t < (who + 1) * lanes; ++t) th[t].warp_barrier(0xffffffffu);
+        unsigned mask = loc == 0 ? 0xffffffffu : loc;
+        for (unsigned t = who * lanes; t < (who + 1) * lanes; ++t)
+          if (mask >> (t % lanes) & 1u) th[t].warp_barrier(mask);
       }
       std::printf(e + 1 < n_events ? "%d " : "%d\n", out);
     }
