@@ -138,7 +138,7 @@ class Checker:
         """Races from the replay log; falls back to `approximate` where the log is short."""
         log = replayed.log if replayed.log is not None else np.zeros(0, LOG_DTYPE)
         grouped: dict[tuple, list] = {}
-        for (sa, sb), per_word in exact_pairs(log).items():
+        for (sa, sb), per_word in exact_pairs(log, self.tables.group_log2).items():
             for word, pair in per_word.items():
                 located = self.tracker.locate(word)
                 if located is None:

@@ -5,8 +5,10 @@ logged with its site, thread, block and barrier clocks. Two logged accesses
 race when, per docs/semantics.md section 1, they are by different threads, conflict,
 and no barrier orders them. Barriers are collective, so clocks decide order
 without a global event order: accesses of one block are ordered exactly when
-their block-barrier clocks differ, or, in one warp, when their warp-barrier
-clocks differ; accesses of different blocks are never ordered.
+their block-barrier clocks differ, or, in one lane group (the runtime's warp
+level: aligned groups of 2^group_log2 lanes, whole warps by default,
+docs/semantics.md 1.3), when their warp-barrier clocks differ; accesses of
+different blocks are never ordered.
 
 For each element and each pair of sites, one racing pair of accesses is kept
 as the example, ordered by when the accesses happened (their position in the
@@ -24,7 +26,8 @@ import numpy as np
 from hirace_py.fsm import Action
 from hirace_py.oracle import conflicts
 
-WARP = 32
+WARP_LOG2 = 5
+"""log2 of the default lane group: the whole warp."""
 
 
 @dataclass(frozen=True)
@@ -37,10 +40,6 @@ class LoggedAccess:
     wc: int
     order: int = 0
     """Log position of the access's first occurrence: earlier accesses have smaller ones."""
-
-    @property
-    def warp(self) -> int:
-        return self.tid // WARP
 
 
 @dataclass
@@ -55,13 +54,13 @@ class PairRace:
 
 
 def racing_pair(
-    xs: list[LoggedAccess], ys: list[LoggedAccess]
+    xs: list[LoggedAccess], ys: list[LoggedAccess], group_log2: int = WARP_LOG2
 ) -> tuple[LoggedAccess, LoggedAccess] | None:
     """One racing pair of accesses, one from xs and one from ys, earlier first; or None.
 
     xs and ys are accesses of two sites (possibly the same) to one element.
     """
-    found = _any_racing_pair(xs, ys)
+    found = _any_racing_pair(xs, ys, group_log2)
     if found is None:
         return None
     x, y = found
@@ -69,7 +68,7 @@ def racing_pair(
 
 
 def _any_racing_pair(
-    xs: list[LoggedAccess], ys: list[LoggedAccess]
+    xs: list[LoggedAccess], ys: list[LoggedAccess], group_log2: int
 ) -> tuple[LoggedAccess, LoggedAccess] | None:
     ax, ay = Action(xs[0].action), Action(ys[0].action)
     if conflicts(ax, ay, False):
@@ -87,16 +86,20 @@ def _any_racing_pair(
         groups[(x.block, x.bc)].append(x)
     for y in ys:
         for x in groups.get((y.block, y.bc), ()):
-            if x.tid != y.tid and (x.warp != y.warp or x.wc == y.wc):
+            apart = x.tid >> group_log2 != y.tid >> group_log2
+            if x.tid != y.tid and (apart or x.wc == y.wc):
                 return x, y
     return None
 
 
-def exact_pairs(records: np.ndarray) -> dict[tuple[int, int], dict[int, PairRace]]:
+def exact_pairs(
+    records: np.ndarray, group_log2: int = WARP_LOG2
+) -> dict[tuple[int, int], dict[int, PairRace]]:
     """Racing site pairs per element: {(site_a, site_b): {word: PairRace}}.
 
     `records` is a structured array with fields word, block, site, action,
-    tid, bc, wc (the replay log).
+    tid, bc, wc (the replay log); `group_log2` gives the lane groups the
+    launch's warp clocks count barriers of (`Tables.group_log2`).
     """
     out: dict[tuple[int, int], dict[int, PairRace]] = defaultdict(dict)
     if records.size == 0:
@@ -118,7 +121,7 @@ def exact_pairs(records: np.ndarray) -> dict[tuple[int, int], dict[int, PairRace
         word = int(words[s])
         for i, a in enumerate(sites):
             for b in sites[i:]:
-                found = racing_pair(by_site[a], by_site[b])
+                found = racing_pair(by_site[a], by_site[b], group_log2)
                 if found is not None:
                     out[(a, b)][word] = PairRace(word, found[0], found[1])
     return out

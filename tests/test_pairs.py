@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import hirace_py
 from hirace_py.fsm import Action
 from hirace_py.oracle import conflicts
-from hirace_py.pairs import WARP, LoggedAccess, exact_pairs
+from hirace_py.pairs import WARP_LOG2, LoggedAccess, exact_pairs
 from hirace_py.report import to_text
 from hirace_py.tracking import LOG_DTYPE
 
@@ -26,8 +26,8 @@ SITE_ACTIONS = (Action.R, Action.W, Action.BA, Action.GA, Action.R, Action.W)
 """Action of each site (a site's action is fixed by the source)."""
 
 
-def races(x: LoggedAccess, y: LoggedAccess) -> bool:
-    """DESIGN.md section 3, pair by pair."""
+def races(x: LoggedAccess, y: LoggedAccess, group: int = 1 << WARP_LOG2) -> bool:
+    """DESIGN.md section 3, pair by pair, with lane groups of `group` lanes."""
     same_block = x.block == y.block
     if same_block and x.tid == y.tid:
         return False
@@ -35,7 +35,7 @@ def races(x: LoggedAccess, y: LoggedAccess) -> bool:
         return False
     if not same_block:
         return True
-    same_warp = x.tid // WARP == y.tid // WARP
+    same_warp = x.tid // group == y.tid // group
     return x.bc == y.bc and (not same_warp or x.wc == y.wc)
 
 
@@ -58,7 +58,7 @@ def logs(draw: st.DrawFn) -> np.ndarray:
     return rec
 
 
-def brute_force(rec: np.ndarray) -> dict[int, set[tuple[int, int]]]:
+def brute_force(rec: np.ndarray, group: int = 1 << WARP_LOG2) -> dict[int, set[tuple[int, int]]]:
     """Racing (site, site) pairs per word, from every pair of log records."""
     out: dict[int, set[tuple[int, int]]] = {}
     accesses = [
@@ -67,22 +67,24 @@ def brute_force(rec: np.ndarray) -> dict[int, set[tuple[int, int]]]:
         for i, r in enumerate(rec)
     ]  # fmt: skip
     for (w1, x), (w2, y) in combinations_with_replacement(accesses, 2):
-        if w1 == w2 and races(x, y):
+        if w1 == w2 and races(x, y, group):
             out.setdefault(w1, set()).add((min(x.site, y.site), max(x.site, y.site)))
     return out
 
 
 @settings(max_examples=400, deadline=None)
-@given(logs())
-def test_exact_pairs_match_brute_force(rec: np.ndarray) -> None:
-    found = exact_pairs(rec)
+@given(logs(), st.sampled_from([WARP_LOG2, 4, 0]))
+def test_exact_pairs_match_brute_force(rec: np.ndarray, group_log2: int) -> None:
+    """Whole warps, half warps (tids 0, 1 and 31 fall in different ones), single lanes."""
+    group = 1 << group_log2
+    found = exact_pairs(rec, group_log2)
     per_word: dict[int, set[tuple[int, int]]] = {}
     for pair, by_word in found.items():
         for word, example in by_word.items():
             per_word.setdefault(word, set()).add(pair)
             first, second = example.first, example.second
             assert example.element == word
-            assert races(first, second), (pair, example)
+            assert races(first, second, group), (pair, example)
             assert {first.site, second.site} == set(pair)
             assert first.order <= second.order
             # The example's accesses are really in the log, at the positions given.
@@ -96,7 +98,7 @@ def test_exact_pairs_match_brute_force(rec: np.ndarray) -> None:
                     int(r["bc"]),
                     int(r["wc"]),
                 ) == (word, a.site, a.tid, a.block, a.bc, a.wc)
-    assert per_word == brute_force(rec)
+    assert per_word == brute_force(rec, group)
 
 
 def test_repeated_accesses_keep_their_first_log_position() -> None:

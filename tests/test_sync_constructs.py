@@ -7,9 +7,11 @@ race missed, tests/test_fsm_exhaustive.py) and never silent. These tests pin
 both halves on kernels that are race-free by the semantics: the oracle, on
 the kernel's trace, finds no race; the runtime reports the race and the
 notice that explains it. A future exact model must flip the first assertion
-of each test. Then cooperative-groups syncs (through tests/sync_kernels/cg_mini.h,
-a stand-in with the toolkit's names): block and whole-warp syncs are exact,
-partial tiles and the grid are modelled soundly, with notices.
+of each test (as the lane groups did for a mask of aligned lanes). Then
+cooperative-groups syncs (through tests/sync_kernels/cg_mini.h, a stand-in
+with the toolkit's names): block and whole-warp syncs are exact, partial
+tiles of a file that also syncs whole warps and the grid are modelled
+soundly, with notices; and which lane groups the instrumenter picks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pytest
 import hirace_py
 from hirace_py import oracle
 from hirace_py.checker import Checker
+from hirace_py.instrument import instrument
 from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import LaunchReport
 from hirace_py.trace import parse
@@ -29,11 +32,22 @@ from hirace_py.trace import parse
 SOURCE = (Path(__file__).parent / "sync_kernels" / "modelled_soundly.cu").read_text()
 
 
-def test_partial_mask_partner_is_reported_with_the_notice() -> None:
-    # Lane 0 writes, lanes 0 and 1 pass __syncwarp(0x3), lane 1 reads.
+def test_group_mask_partner_is_exact() -> None:
+    # Lane 0 writes, lanes 0 and 1 pass __syncwarp(0x3), lane 1 reads: the
+    # file's lane groups are pairs (docs/semantics.md 1.3), so no race.
     assert not oracle.check(parse("W 0.0.0; wsync 0.0 0x3; R 0.0.1", None)).racy
     out = np.zeros(1, np.int32)
     report = hirace_py.check(SOURCE, "masked_with_partner", 1, 32, [out], backend="cpu")
+    launch = report.launches[0]
+    assert launch.races == [] and launch.notices == []
+    assert out[0] == 1
+
+
+def test_other_mask_partner_is_reported_with_the_notice() -> None:
+    # Lanes 0 and 2 pass __syncwarp(0x5): no lane group.
+    assert not oracle.check(parse("W 0.0.0; wsync 0.0 0x5; R 0.0.2", None)).racy
+    out = np.zeros(1, np.int32)
+    report = hirace_py.check(SOURCE, "masked_strided", 1, 32, [out], backend="cpu")
     launch = report.launches[0]
     assert [r.kind for r in launch.races] == ["read-write"]
     assert {n.code for n in launch.notices} == {"partial-syncwarp"}
@@ -105,3 +119,28 @@ def test_grid_sync_is_a_block_barrier_with_a_notice(groups: Checker) -> None:
     two = _launch(groups, "grid_phases", 2, 32)
     assert _pairs(two) == {("read-write", "global")}
     assert "grid-syncs" in {n.code for n in two.notices}
+
+
+TILE16 = "auto t = cg::tiled_partition<16>(b); "
+WIDTHS = {
+    "tiles of 16 only": (TILE16 + "t.sync();", 4),
+    "tiles of 16 and whole warps": (TILE16 + "t.sync(); __syncwarp();", 5),
+    "tiles of 16 and 8": (TILE16 + "t.sync(); cg::tiled_partition<8>(b).sync();", 5),
+    "a literal mask of 8 aligned lanes": ("__syncwarp(0xff00u);", 3),
+    "a mask of lanes that are no group": ("__syncwarp(0x5u);", 5),
+    "a mask only known at run time": ("__syncwarp(__activemask());", 5),
+    "a partitioned tile that is never synced": (TILE16 + "b.sync();", 5),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WIDTHS))
+def test_lane_groups_follow_the_warp_barriers_of_the_file(case: str) -> None:
+    """docs/semantics.md 1.3: the groups are the one width every warp-level
+    barrier of the file has, else whole warps."""
+    body, log2 = WIDTHS[case]
+    source = (f'#include "cg_mini.h"\nnamespace cg = cooperative_groups;\n'
+              f"__global__ void k() {{ cg::thread_block b = cg::this_thread_block(); {body} }}\n")
+    result = instrument(source, str(GROUPS.parent / "widths.cu"),
+                        include_dirs=[str(GROUPS.parent)])  # fmt: skip
+    assert result.tables.group_log2 == log2
+    assert ("#define HIRACE_GROUP_LOG2" in result.source) == (log2 != 5)

@@ -936,7 +936,9 @@ class Planner:
             elif callee in FENCES:
                 plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
             elif callee in WARP_BARRIERS:
-                self.warp_barrier_widths.add(32)
+                width = groups.syncwarp_width(self.explicit_arguments(c))
+                if width:
+                    self.warp_barrier_widths.add(width)
                 if self.add_context_argument(c, callee, plan) and not any(
                     e.replace is not None and e.start == s for e in plan.edits
                 ):

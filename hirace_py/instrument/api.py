@@ -108,6 +108,7 @@ def instrument(
     # The runtime's lane groups (docs/semantics.md 1.3): the tiles' width when
     # the device code partitions warps into tiles of one constant width.
     log2 = groups.group_log2(planner.warp_barrier_widths, planner.tile_widths)
+    planner.tables.group_log2 = log2
     width = f"#define HIRACE_GROUP_LOG2 {log2}\n" if log2 != 5 else ""
     if not program:
         text = f'{width}#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'

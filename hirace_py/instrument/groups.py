@@ -106,12 +106,39 @@ def tile_width(call: ci.Cursor, args: list[ci.Cursor]) -> int | None:
     if width:
         return width
     if len(args) == 2:
-        arg = stripped(args[1])
-        if arg is not None and arg.kind == K.INTEGER_LITERAL:
-            token = next(iter(arg.get_tokens()), None)
-            text = token.spelling.rstrip("uUlL") if token is not None else ""
-            return int(text) if text.isdigit() else None
+        return literal(args[1])
     return None
+
+
+def literal(arg: ci.Cursor) -> int | None:
+    """The value of an integer literal argument (decimal or hex), else None."""
+    arg = stripped(arg)
+    if arg.kind != K.INTEGER_LITERAL:
+        return None
+    token = next(iter(arg.get_tokens()), None)
+    text = token.spelling.rstrip("uUlL").lower() if token is not None else ""
+    try:
+        return int(text, 16) if text.startswith("0x") else int(text)
+    except ValueError:
+        return None
+
+
+def syncwarp_width(args: list[ci.Cursor]) -> int:
+    """The group width a `__syncwarp(mask)` call asks for (group_log2): 32 for
+    no mask, a full or a non-literal one; N for a literal mask of N aligned
+    lanes; 0 for another literal, which no lane-group width makes exact."""
+    if not args:
+        return 32
+    mask = literal(args[0])
+    if mask is None or mask & 0xFFFFFFFF == 0xFFFFFFFF:
+        return 32
+    if mask <= 0 or mask > 0xFFFFFFFF:
+        return 0
+    first = (mask & -mask).bit_length() - 1
+    run = mask >> first
+    width = run.bit_length()
+    contiguous = run & (run + 1) == 0
+    return width if contiguous and width & (width - 1) == 0 and first % width == 0 else 0
 
 
 def _tile_of(spelling: str) -> int:

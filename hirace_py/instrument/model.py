@@ -144,6 +144,8 @@ class Tables:
     dynamic_shared_gran_log2: int = 0
     dynamic_shared_offset: int = 0
     """Shadow words before dynamic shared memory in a frame (past every kernel's statics)."""
+    group_log2: int = 5
+    """log2 of the lanes in the runtime's lane groups, its warp level (docs/semantics.md 1.3)."""
 
     def kernel(self, name: str) -> Kernel:
         for k in self.kernels:
@@ -159,4 +161,5 @@ class Tables:
             "warnings": [asdict(w) for w in self.warnings],
             "dynamic_shared_gran_log2": self.dynamic_shared_gran_log2,
             "dynamic_shared_offset": self.dynamic_shared_offset,
+            "group_log2": self.group_log2,
         }

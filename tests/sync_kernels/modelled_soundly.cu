@@ -1,9 +1,14 @@
 // Race-free in docs/semantics.md section 1, reported by the runtime, which
-// models neither partial-mask warp barriers nor message passing (docs/fsm.md,
-// "What the table does not model"); the launch says so with a notice.
+// models neither warp barriers over masks that are not its lane groups nor
+// message passing (docs/fsm.md, "What the table does not model"); the launch
+// says so with a notice. And one case the lane groups make exact.
 //
 // masked_with_partner: lane 0 writes s[0]; lanes 0 and 1 pass __syncwarp(0x3)
-//   together; lane 1 reads s[0]. The barrier orders the pair (1.3).
+//   together; lane 1 reads s[0]. The barrier orders the pair (1.3). 0x3 is
+//   the only aligned mask in this file, so the runtime's lane groups are
+//   pairs of lanes and this barrier is exact.
+// masked_strided: the same with lanes 0 and 2 and __syncwarp(0x5), which is
+//   no lane group: reported, with the notice.
 // last_block_fence: each block's thread 0 writes part[b], __threadfence(),
 //   then a relaxed atomicInc; the block with the last ticket reads all parts.
 //   The fence before the atomic releases and the observing device-scope
@@ -18,6 +23,18 @@ __global__ void masked_with_partner(int *out)
     if (lane < 2)
         __syncwarp(0x3u);
     if (lane == 1)
+        out[0] = s[0];
+}
+
+__global__ void masked_strided(int *out)
+{
+    __shared__ int s[32];
+    int lane = threadIdx.x % 32;
+    if (lane == 0)
+        s[0] = 1;
+    if (lane == 0 || lane == 2)
+        __syncwarp(0x5u);
+    if (lane == 2)
         out[0] = s[0];
 }
 
