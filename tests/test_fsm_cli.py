@@ -84,10 +84,26 @@ def test_trace_with_explicit_grid_and_locations(capsys: pytest.CaptureFixture[st
     assert code == 0 and out.splitlines()[-1] == "verdict: no race"
 
 
+def test_trace_with_lane_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/semantics.md 1.3: with 2-lane groups the 0x3 barrier is the table's
+    warp barrier (no race with lane 1, the race with lane 2 still found);
+    without groups it is not modelled and the read by lane 1 is reported."""
+    trace = "W 0.0.0; wsync 0.0 0x3; R 0.0.1; R 0.0.2"
+    code, out, _ = run(capsys, "fsm", "--grid", "1x1x4", "--group", "2", "--trace", trace)
+    lines = out.splitlines()
+    assert code == 0 and "not modelled" not in out
+    assert lines[4].split()[-2:] == ["-", "-"]
+    assert "RACE" in lines[5] and lines[5].endswith("race with #0")
+    code, out, _ = run(capsys, "fsm", "--grid", "1x1x4", "--trace", trace)
+    lines = out.splitlines()
+    assert "not modelled" in lines[3] and "RACE" in lines[4]
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
         (["fsm", "--state", "NOPE"], "unknown FSM state 'NOPE'"),
+        (["fsm", "--group", "3", "--trace", "R 0.0.0"], "--group 3"),
         (["fsm", "--trace", "X 1"], "event 1 'X 1'"),
         (["fsm", "--trace", "R 0.0.0; W 0.0"], "event 2"),
         (["fsm", "--trace", ""], "empty trace"),

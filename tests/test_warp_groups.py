@@ -12,7 +12,10 @@ every event:
 * exact (0 missed, 0 false) for traces whose warp barriers are all group
   barriers (masks 0x3 and 0xc), exhaustively and under Hypothesis;
 * sound (0 missed) for traces with any masks, the whole warp and masks that
-  do not contain a lane included; the false alarms are counted.
+  do not contain a lane included; the false alarms are counted;
+
+and state for state equal to `hirace_py.replay` with the same groups (what
+`hirace fsm --trace --group` shows).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from hirace_py import crosscheck, oracle
 from hirace_py.backends import cpu_program
 from hirace_py.fsm import RACE
 from hirace_py.instrument.runtime import include_dir
+from hirace_py.replay import replay
 from hirace_py.shadow import ShadowLayout
 from hirace_py.trace import BSYNC, WSYNC, Grid
 
@@ -56,8 +60,8 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return exe
 
 
-def runtime_races(exe: Path, batch: crosscheck.Batch) -> np.ndarray:
-    """(B, n) bool: the accessed word is in RACE after each access event."""
+def runtime_states(exe: Path, batch: crosscheck.Batch) -> np.ndarray:
+    """(B, n): the accessed word's state after each access event (-1 at barriers)."""
     grid = batch.grid
     layout = ShadowLayout.for_launch(grid.warps * 32, grid.blocks, sites=1)
     f = {x.name: x for x in layout.fields()}
@@ -73,8 +77,7 @@ def runtime_races(exe: Path, batch: crosscheck.Batch) -> np.ndarray:
     run = subprocess.run([str(exe)], input=text, capture_output=True, text=True, timeout=600,
                          env={"HIRACE_QUIET": "1"})  # fmt: skip
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    states = np.array(run.stdout.split(), np.int32).reshape(n_traces, n_events)
-    return states == RACE
+    return np.array(run.stdout.split(), np.int32).reshape(n_traces, n_events)
 
 
 def oracle_races(batch: crosscheck.Batch) -> np.ndarray:
@@ -87,9 +90,14 @@ def oracle_races(batch: crosscheck.Batch) -> np.ndarray:
 
 
 def compare(exe: Path, batch: crosscheck.Batch) -> tuple[int, int, int]:
-    """(access events checked, missed races, false races) of the runtime."""
+    """(access events checked, missed races, false races) of the runtime; and
+    its states are hirace_py.replay's with the same lane groups."""
+    states = runtime_states(exe, batch)
+    replayed = replay(batch.ops, batch.who, batch.locs, GRID, batch.n_locs, group=1 << GROUP_LOG2)
+    bad = np.flatnonzero((states != replayed).any(axis=1))
+    assert bad.size == 0, (batch.ops[bad[0]], batch.who[bad[0]], batch.locs[bad[0]])
     access = batch.ops < BSYNC
-    got, want = runtime_races(exe, batch) & access, oracle_races(batch) & access
+    got, want = (states == RACE) & access, oracle_races(batch) & access
     return int(access.sum()), int((want & ~got).sum()), int((got & ~want).sum())
 
 

@@ -6,9 +6,11 @@ import argparse
 import re
 import sys
 
+import numpy as np
+
 from hirace_py import fsm, fsm_export, oracle
 from hirace_py.errors import ExitCode, HiraceError
-from hirace_py.replay import relation_table
+from hirace_py.replay import relation_table, warp_ticks
 from hirace_py.trace import (
     BSYNC,
     FENCE,
@@ -31,8 +33,11 @@ trace syntax: events separated by ';' or newlines
   wsync B.W [MASK]         lanes MASK (default all) of warp W of block B: __syncwarp
   gsync                    the grid passes this_grid().sync()
 the oracle models all of them (docs/semantics.md section 1); the table models
-neither partial masks nor fences nor memory orders, and says so per event
+neither fences nor memory orders nor warp barriers over other lanes than a
+lane group (the warp, or --group LANES aligned lanes as the runtime has them
+for a file that syncs only tiles of that width), and says so per event
 example: hirace fsm --trace "W 0.0.0; bsync 0; R 0.1.0"
+example: hirace fsm --grid 1x1x4 --group 2 --trace "W 0.0.0; wsync 0.0 0x3; R 0.0.1"
 """
 
 
@@ -49,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--race-edges", action="store_true", help="dot: also draw the edges into RACE")
     p.add_argument("--trace", help="run this trace (see below) and print each step")
     p.add_argument("--grid", help="grid for --trace as BLOCKSxWARPSxLANES (default: smallest)")
+    p.add_argument("--group", type=int, metavar="LANES",
+                   help="lanes of the runtime's lane groups for --trace, a power of two "
+                        "(default: the whole warp; docs/semantics.md 1.3)")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -64,11 +72,12 @@ def _grid(text: str | None) -> Grid | None:
         raise HiraceError(f"--grid {text!r}: {exc}") from None
 
 
-def explain(trace: Trace) -> str:
-    """One line per event: the event, rel/sync for accesses, the state, both verdicts."""
+def explain(trace: Trace, group: int | None = None) -> str:
+    """One line per event: the event, rel/sync for accesses, the state, both
+    verdicts; the table's warp level is lane groups of `group` lanes."""
     verdict = oracle.check(trace)
-    rel_of = relation_table(trace.grid)
-    block, warp = trace.grid.block_of(), trace.grid.warp_of()
+    rel_of = relation_table(trace.grid, group)
+    block = trace.grid.block_of()
     gc = 0
     bc = [0] * trace.grid.threads
     wc = [0] * trace.grid.threads
@@ -83,14 +92,17 @@ def explain(trace: Trace) -> str:
             lines.append(f"{i:>3}  {trace.format_event(i):<18}")
             continue
         if op >= BSYNC:
-            # The table's clocks: a partial-mask warp barrier and a fence move
-            # none (docs/fsm.md, "What the table does not model").
-            if op == WSYNC and loc == 0:
-                for t in range(trace.grid.threads):
-                    wc[t] += warp[t] == who
+            # The table's clocks: a warp barrier over other lanes than a lane
+            # group and a fence move none (docs/fsm.md, "What the table does
+            # not model").
+            ticks = np.zeros(trace.grid.threads, bool)
+            if op == WSYNC:
+                ticks = warp_ticks(trace.grid, np.array([who]), np.array([loc]), group)[0]
+                for t in np.flatnonzero(ticks):
+                    wc[t] += 1
             gc += op == GSYNC
             note = "(not modelled by the table)" if op in (FENCE, FENCE_BLOCK) or (
-                op == WSYNC and loc) else ""  # fmt: skip
+                op == WSYNC and not ticks.any()) else ""  # fmt: skip
             lines.append(f"{i:>3}  {trace.format_event(i):<18} {note}".rstrip())
             continue
         state, last, lgc, lbc, lwc = shadow.get(loc, (fsm.INIT, 0, 0, 0, 0))
@@ -125,7 +137,11 @@ def run(args: argparse.Namespace) -> int:
             trace = parse(args.trace, _grid(args.grid))
         except TraceSyntaxError as exc:
             raise HiraceError(f"--trace: {exc}") from None
-        sys.stdout.write(explain(trace))
+        group = args.group
+        if group is not None and (group < 1 or group & (group - 1) or group > trace.grid.lanes):
+            raise HiraceError(f"--group {group}: expected a power of two from 1 to the "
+                              f"grid's {trace.grid.lanes} lanes")  # fmt: skip
+        sys.stdout.write(explain(trace, group))
         return ExitCode.CLEAN
     state = None
     if args.state is not None:
