@@ -48,16 +48,19 @@ CAST = [GRID.thread(0, 0, 0), GRID.thread(0, 0, 1), GRID.thread(0, 0, 2),
         GRID.thread(0, 1, 0), GRID.thread(1, 0, 0)]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("groups")
+def build_harness(tmp: Path, headers: Path) -> Path:
+    """The step harness built against the runtime headers in `headers`."""
     prt = cpu_program.program_runtime()
-    flags = cpu_program.compile_flags(prt, [Path(include_dir())],
-                                      {"HIRACE_GROUP_LOG2": GROUP_LOG2}, tmp)  # fmt: skip
+    flags = cpu_program.compile_flags(prt, [headers], {"HIRACE_GROUP_LOG2": GROUP_LOG2}, tmp)
     obj, exe = tmp / "step.o", tmp / "step"
     cpu_program.compile_object(HARNESS, obj, flags, HARNESS.read_text(), "step_harness.cpp")
     cpu_program.link(prt, [obj], exe)
     return exe
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_harness(tmp_path_factory.mktemp("groups"), Path(include_dir()))
 
 
 def runtime_states(exe: Path, batch: crosscheck.Batch) -> np.ndarray:
@@ -166,3 +169,38 @@ def test_other_masks_sound_random(harness: Path, data: st.DataObject) -> None:
     batch = data.draw(group_traces(GROUP_MASKS + OTHER_MASKS))
     _, missed, _ = compare(harness, batch)
     assert missed == 0
+
+
+# Mutants of the runtime's lane-group code (the rendered header, edited):
+# each must make the comparison fail on the exhaustive 3-event traces.
+MUTANTS = {
+    "any mask with the caller is a barrier": (
+        "if ((mask & exist) != group) {", "if (!((mask >> lane) & 1u)) {"),
+    "groups are whole warps for the relation": (
+        "(g.tid_shift + kGroupLog2)", "(g.tid_shift + 5)"),
+    "groups start at the caller's lane": (
+        "<< (lane & ~(width - 1))", "<< lane"),
+    "a barrier's mask must merely cover the group": (
+        "if ((mask & exist) != group) {", "if ((mask & group) != group) {"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_runtime_mutants_are_caught(harness: Path, tmp_path: Path, name: str) -> None:
+    old, new = MUTANTS[name]
+    headers = tmp_path / "include"
+    headers.mkdir()
+    for source in Path(include_dir()).iterdir():
+        text = source.read_text()
+        if source.name == "hirace_runtime.cuh":
+            assert text.count(old) == 1, name
+            text = text.replace(old, new)
+        (headers / source.name).write_text(text)
+    exe = build_harness(tmp_path, headers)
+    batch = exhaustive(GROUP_MASKS + OTHER_MASKS, 3)
+    _, _, false_before = compare(harness, batch)
+    try:
+        _, missed, false = compare(exe, batch)
+    except AssertionError:
+        return  # the runtime's states left the replay's
+    assert missed or false != false_before, name
