@@ -68,6 +68,30 @@ def test_fenced_last_block_is_reported_with_the_notice() -> None:
     assert out[0] == 1 + 2 + 3 + 4
 
 
+# The racy twins of the fenced last-block reduction in kernels/sync/message.cu,
+# as traces on the CPU backend's schedule (blocks in order, 3 blocks): each is
+# a race in docs/semantics.md 1.6 itself, so an exact runtime must keep it.
+WRITES = "W {b}.0.0 @p{b}; "
+TWINS = {
+    "block-scope fence": "".join(WRITES.format(b=b) + f"fence.b {b}.0.0; GA {b}.0.0 @n; "
+                                 for b in range(3)) + "R 2.0.0 @p0",
+    "fence after the ticket": "".join(WRITES.format(b=b) + f"GA {b}.0.0 @n; fence {b}.0.0; "
+                                      for b in range(3)) + "R 2.0.0 @p0",
+    "reader takes no ticket": "".join(WRITES.format(b=b) + f"fence {b}.0.0; GA {b}.0.0 @n; "
+                                      for b in range(2)) + WRITES.format(b=2) + "R 2.0.0 @p0",
+}
+
+
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_message_passing_twins_race_in_the_semantics(twin: str) -> None:
+    assert oracle.check(parse(TWINS[twin])).racy
+
+
+def test_the_fenced_ticket_is_race_free_in_the_semantics() -> None:
+    trace = "".join(WRITES.format(b=b) + f"fence {b}.0.0; GA {b}.0.0 @n; " for b in range(3))
+    assert not oracle.check(parse(trace + "R 2.0.0 @p0; R 2.0.0 @p1")).racy
+
+
 GROUPS = Path(__file__).parent / "sync_kernels" / "groups.cu"
 
 

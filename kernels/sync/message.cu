@@ -23,3 +23,59 @@ __global__ void last_block_no_fence(int *part, unsigned *count, int *out)
         }
     }
 }
+
+// Racy twins of the fenced last-block reduction, each a race in
+// docs/semantics.md 1.6 whatever the runtime models (4 blocks):
+// last_block_block_fence: __threadfence_block() before the ticket: a
+//   block-scope fence releases to its own block only: race [BW]-[BR].
+// last_block_fence_after: the fence comes after the ticket, so the ticket
+//   carries nothing of the write: race [AW]-[AR].
+// last_block_unobserved: every other block fences and takes a ticket, but
+//   the reader, the last block by index, takes none: it never observes the
+//   others' releases: race [UW]-[UR].
+
+__global__ void last_block_block_fence(int *part, unsigned *count, int *out)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = (int)blockIdx.x + 1;       // [BW]
+        __threadfence_block();
+        unsigned ticket = atomicInc(count, gridDim.x);
+        if (ticket == gridDim.x - 1) {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];                       // [BR]
+            out[0] = sum;
+        }
+    }
+}
+
+__global__ void last_block_fence_after(int *part, unsigned *count, int *out)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = (int)blockIdx.x + 1;       // [AW]
+        unsigned ticket = atomicInc(count, gridDim.x);
+        __threadfence();
+        if (ticket == gridDim.x - 1) {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];                       // [AR]
+            out[0] = sum;
+        }
+    }
+}
+
+__global__ void last_block_unobserved(int *part, unsigned *count, int *out)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = (int)blockIdx.x + 1;       // [UW]
+        if (blockIdx.x != gridDim.x - 1) {
+            __threadfence();
+            atomicInc(count, gridDim.x);
+        } else {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];                       // [UR]
+            out[0] = sum;
+        }
+    }
+}
