@@ -35,6 +35,7 @@ from hirace_py.interpret import (
 from hirace_py.profile import analyse
 from hirace_py.report import LaunchReport, Notice, Report
 from hirace_py.shadow import ShadowLayout, ShadowLimitError
+from hirace_py.values import interpret as values_records
 
 FORMAT = "hirace-dump"
 VERSION = 2
@@ -64,6 +65,8 @@ def _launch(raw: dict[str, Any], units: list[Unit], allocations: list[tuple[str,
     sites, variables = units[raw["unit"]]
     g, b = tuple(raw["grid"]), tuple(raw["block"])
     launch = LaunchReport(raw["kernel"], g, b, raw["shared_bytes"], doc["backend"], None)  # type: ignore[arg-type]
+    if doc.get("engine", "fsm") == "values":
+        return _values_launch(launch, raw, sites, variables, allocations, lines)
     if not raw["tracked"]:
         try:
             ShadowLayout.for_launch(b[0] * b[1] * b[2], g[0] * g[1] * g[2], max(len(sites), 1),
@@ -100,6 +103,25 @@ def _launch(raw: dict[str, Any], units: list[Unit], allocations: list[tuple[str,
                              (1 << layout["wc_bits"]) - 1, layout["site_bits"], len(sites),
                              config.sites)  # fmt: skip
     launch.shadow_bytes = raw["shadow_bytes"]
+    return launch
+
+
+def _values_launch(launch: LaunchReport, raw: dict[str, Any], sites: list[Site],
+                   variables: list[str], allocations: list[tuple[str, int]],
+                   lines: SourceLines) -> LaunchReport:  # fmt: skip
+    """A launch of a program built with the values engine: its conflict records
+    and counters (hirace_py.values.layout), as `hirace check --engine values`
+    reads them."""
+
+    def variable(var: int) -> tuple[str, str]:
+        if var & ALLOCATION_BIT:
+            return "global", allocations[var & ~ALLOCATION_BIT][0]
+        return "shared", variables[var] if var < len(variables) else "?"
+
+    launch.races = values_records.races(raw["records"], sites, variable, launch.kernel,
+                                        launch.grid, launch.block, lines)  # fmt: skip
+    launch.counters = dict(raw["counters"])
+    launch.notices = values_records.notices(launch.counters)
     return launch
 
 

@@ -74,6 +74,9 @@ class BuildOptions:
     arch: str = DEFAULT_ARCH
     config: Config = field(default_factory=Config)
     instrument: bool = True
+    engine: str = "fsm"
+    """The race engine the program carries: "fsm", or "values" (the CPU backend
+    only; docs/engines.md). Only the runtime headers differ (runtime.write_include_dir)."""
 
 
 @dataclass(frozen=True)
@@ -201,13 +204,14 @@ def _defined_elsewhere(warning: Warning, kernels: set[str]) -> bool:
 
 def build(options: BuildOptions) -> Built:
     """Instruments and builds the program; see the module's description."""
+    _check_engine(options)
     work = work_dir(options.output)
     sources, warnings = _prepare(options, work)
     try:
         work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"{work}: cannot create: {exc.strerror}") from None
-    include = runtime.write_include_dir(work / "include")
+    include = runtime.write_include_dir(work / "include", options.engine)
     headers = {h.path: h for s in sources for h in s.headers}
     if not options.cpu:
         for h in headers.values():
@@ -227,6 +231,15 @@ def build(options: BuildOptions) -> Built:
     included = included_sources(options.sources, options.include_dirs)
     return Built(options.output, work, tuple(compiled), tuple(warnings),
                  tuple(included.items()), tuple(headers.values()))  # fmt: skip
+
+
+def _check_engine(options: BuildOptions) -> None:
+    if options.engine not in ("fsm", "values"):
+        raise BuildError(f"unknown engine {options.engine!r} for a program: fsm or values")
+    if options.engine == "values" and not options.cpu:
+        raise BuildError("--engine values runs on the CPU backend only: build with --cpu")
+    if options.engine == "values" and not options.instrument:
+        raise BuildError("--engine values checks races: drop --no-instrument")
 
 
 @functools.cache
@@ -354,14 +367,16 @@ def _nvcc_identity() -> str:
 
 def cache_key(options: BuildOptions) -> str:
     """Content hash of everything that goes into the program: sources, the
-    headers they include from their own and the -I directories, options,
-    hirace itself and the compiler."""
+    headers they include from their own and the -I directories, options
+    (the race engine and the program's file name too), hirace itself and the
+    compiler."""
     digest = hashlib.sha256()
     dirs = [Path(d).resolve() for d in options.include_dirs]
     parts = [
         _tool_digest(),
         cpu_program.program_runtime().key if options.cpu else _nvcc_identity(),
-        repr((options.cpu, options.arch, options.instrument, options.nvcc_flags)),
+        repr((options.cpu, options.arch, options.instrument, options.nvcc_flags, options.engine,
+              options.output.name)),
         repr(sorted((k, str(v)) for k, v in options.defines.items())),
         "\n".join(map(str, dirs)),
         repr(options.config),

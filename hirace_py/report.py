@@ -561,11 +561,12 @@ def to_sarif(report: Report) -> str:
                     f"[earlier {first.lower()}](1) at {r.first.where()}{r.first.function()} "
                     f"by thread {r.first.thread} block {r.first.block}; "
                     f"{r.count} element(s)."
+                    + ("" if r.engine == "fsm" else f" Found by the {r.engine} engine.")
                 )},
                 "locations": [_sarif_location(r.second, f"{second} completing the race", 0)],
                 "relatedLocations": [_sarif_location(r.first, f"earlier {first.lower()}", 1)],
                 "properties": {"count": r.count, "exact": r.exact, "element": r.element,
-                               "variable": r.variable, "space": r.space},
+                               "variable": r.variable, "space": r.space, "engine": r.engine},
             })  # fmt: skip
     rules.append({"id": "out-of-bounds",
                   "shortDescription": {"text": "access just outside an allocation"},

@@ -83,17 +83,18 @@ def test_bad_engine_options_are_one_line_errors(
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_suites_of_programs_take_the_fsm_engine_only(
+def test_suites_take_the_values_engine_on_the_cpu_backend_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A suite's codes run as whole programs (hirace build), which the values
-    runtime does not support: a one-line error, not a silent FSM run."""
+    """A suite's codes run as whole programs, which the values engine runs on the
+    CPU backend (tests/test_values_programs.py runs them): asking for the GPU is
+    a one-line error before anything is built."""
     root = Path(__file__).resolve().parent.parent / "indigo"
     argv = [str(root / "minisuite"), "--inputs", str(root / "graphs" / "dag_8.egr")]
     for engine in ("values", "both"):
-        assert main(["check", *argv, "--engine", engine]) == 2
+        assert main(["check", *argv, "--engine", engine, "--backend", "cupy"]) == 2
         err = capsys.readouterr().err
-        assert f"--engine {engine}: a suite's programs run whole" in err
+        assert f"--engine {engine}: the values engine runs on the CPU backend only" in err
         assert len(err.strip().splitlines()) == 1
 
 

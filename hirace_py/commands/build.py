@@ -11,6 +11,8 @@ from pathlib import Path
 from hirace_py.commands.common import add_compile_options, config, defines
 from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.program import DEFAULT_ARCH, BuildOptions, build
+from hirace_py.values import ENGINES
+from hirace_py.values.programs import builds
 
 
 def add_program_options(p: argparse.ArgumentParser) -> None:
@@ -20,6 +22,10 @@ def add_program_options(p: argparse.ArgumentParser) -> None:
                    help="more nvcc options, as one shell-quoted string")  # fmt: skip
     p.add_argument("--arch", default=DEFAULT_ARCH,
                    help=f"GPU architecture for nvcc -arch (default {DEFAULT_ARCH})")  # fmt: skip
+    p.add_argument("--engine", choices=ENGINES, default="fsm",
+                   help="race engine: fsm (shadow words); values (LD-style, CPU backend "
+                   "only); both: the program built for each (OUT and OUT.values), whose "
+                   "reports `hirace run` merges (docs/engines.md)")  # fmt: skip
     p.add_argument("--no-instrument", dest="instrument", action="store_false",
                    help="build the program as it is, without race checking")  # fmt: skip
     p.add_argument("--profile", action="store_true",
@@ -56,6 +62,11 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         raise HiraceError(f"--nvcc-flags: {exc}") from None
     if args.profile and not args.instrument:
         raise HiraceError("--profile needs the host calls instrumented: drop --no-instrument")
+    if args.engine != "fsm" and args.profile:
+        raise HiraceError(f"--engine {args.engine}: --profile records host calls with the fsm "
+                          "engine only")  # fmt: skip
+    if args.engine != "fsm" and not args.instrument:
+        raise HiraceError(f"--engine {args.engine} checks races: drop --no-instrument")
     if args.kernels and not args.profile:
         raise HiraceError("--kernels goes with --profile (without it, kernels are instrumented)")
     settings = config(args)
@@ -101,7 +112,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    built = build(options_from(args, args.sources, args.output, args.cpu))
+    for engine, options in builds(options_from(args, args.sources, args.output, args.cpu),
+                                  args.engine).items():  # fmt: skip
+        built = build(options)
+        if args.engine == "both":
+            print(f"hirace: {built.executable}: the {engine} engine", file=sys.stderr)
     for source, includer in built.included:
         print(f"hirace: {source} is included by {includer}: built as part of it",
               file=sys.stderr)  # fmt: skip

@@ -94,9 +94,6 @@ def _indigo_request(args: argparse.Namespace) -> Request:
 
     if not args.target.is_dir():
         raise HiraceError(f"{args.target}: --inputs needs a suite directory to check")
-    if args.engine != "fsm":
-        raise HiraceError(f"--engine {args.engine}: a suite's programs run whole (hirace build), "
-                          "which only the fsm engine supports (docs/engines.md)")  # fmt: skip
     threads = THREADS if args.threads is None else args.threads
     if not 1 <= threads <= 1024:
         raise HiraceError(f"--threads {threads}: must be from 1 to 1024")
@@ -125,14 +122,17 @@ def _indigo_request(args: argparse.Namespace) -> Request:
             raise HiraceError(f"-I {d}: no such directory")
     if args.db is not None and args.db.exists() and not args.db.is_file():
         raise HiraceError(f"--db {args.db}: not a file")
-    backend, note = _suite_backend(args.backend)
+    if args.engine != "fsm" and args.backend == "cupy":
+        raise HiraceError(f"--engine {args.engine}: the values engine runs on the CPU backend "
+                          "only (--backend cpu or auto)")  # fmt: skip
+    backend, note = _suite_backend("cpu" if args.engine != "fsm" else args.backend)
     print(f"hirace: {note}", file=sys.stderr)
     settings = programs.Settings(
         threads, blocks, backend, config(args), template,
         tuple(str(Path(d).resolve()) for d in args.include_dirs),
         tuple(sorted(defines(args).items())), timeout,
         _pattern(args.matches, programs.DEFAULT_MATCHES, "--matches"),
-        _pattern(args.differs, programs.DEFAULT_DIFFERS, "--differs"),
+        _pattern(args.differs, programs.DEFAULT_DIFFERS, "--differs"), args.engine,
     )  # fmt: skip
     settings.command(Path("program"), programs.Input("input", Path("input"), ""))
     progress = args.progress or sys.stderr.isatty()

@@ -10,6 +10,7 @@ raced, else 0.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from hirace_py.commands.common import Output
 from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.program import Built, build, cached_build
 from hirace_py.report import FORMATS
+from hirace_py.values.programs import builds, merge
 
 
 class _TailParser(argparse.ArgumentParser):
@@ -102,6 +104,11 @@ def _split(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
 def run(args: argparse.Namespace) -> int:
     sources, program_args = _split(args)
     output = Output(args.output) if args.output is not None else None
+    if args.engine != "fsm":
+        if args.where == "gpu":
+            raise HiraceError(f"--engine {args.engine}: the values engine runs on the CPU "
+                              "backend only (drop --gpu)")  # fmt: skip
+        args.where = "cpu"
     if args.where is None:
         usable, why = program_gpu_status()
         args.where = "gpu" if usable else "cpu"
@@ -111,25 +118,36 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args, sources, name, cpu=args.where == "cpu")
     with tempfile.TemporaryDirectory(prefix="hirace-run-") as scratch:
         directory = Path(scratch)
-        if args.cache:
-            built = cached_build(options)
-        else:
-            built = build(options.__class__(**{**options.__dict__, "output": directory / name}))
-        print_warnings(built.warnings, ", ".join(map(str, sources)))
-        return _run_and_report(built, program_args, directory / "dump.json", args, output)
+        programs = []
+        for engine, opts in builds(options, args.engine).items():
+            if args.cache:
+                built = cached_build(opts)
+            else:
+                built = build(dataclasses.replace(opts, output=directory / opts.output.name))
+            programs.append((built, directory / f"dump-{engine}.json"))
+        print_warnings(programs[0][0].warnings, ", ".join(map(str, sources)))
+        return _run_and_report(programs, program_args, args, output)
 
 
-def _run_and_report(built: Built, program_args: list[str], dump_path: Path,
+def _run_and_report(programs: list[tuple[Built, Path]], program_args: list[str],
                     args: argparse.Namespace, output: Output | None) -> int:  # fmt: skip
-    status = _execute(built.executable, program_args, dump_path if args.instrument else None)
-    if not args.instrument:
-        return status
-    if not dump_path.is_file():
-        # Killed by a signal or by _exit: its exit handlers, which write the dump, never ran.
-        print(f"hirace: {built.executable.name} ended with status {status} before writing "
-              "its race records: no report", file=sys.stderr)  # fmt: skip
-        return status if status != 0 else ExitCode.TOOL_FAILURE
-    report = dump.load(dump_path, profile=args.profile)
+    """Runs each program (one per engine) and renders their report, merged when
+    there are two (--engine both); the exit status of the first program when it
+    is not 0, else 1 when anything was found."""
+    reports, statuses = [], []
+    for built, dump_path in programs:
+        status = _execute(built.executable, program_args, dump_path if args.instrument else None)
+        statuses.append(status)
+        if not args.instrument:
+            return status
+        if not dump_path.is_file():
+            # Killed by a signal or by _exit: its exit handlers, which write the dump, never ran.
+            print(f"hirace: {built.executable.name} ended with status {status} before writing "
+                  "its race records: no report", file=sys.stderr)  # fmt: skip
+            return status if status != 0 else ExitCode.TOOL_FAILURE
+        reports.append(dump.load(dump_path, profile=args.profile))
+    report = reports[0] if len(reports) == 1 else merge(reports[0], reports[1])
+    status = statuses[0]
     text = FORMATS[args.format](report)
     if output is None:
         sys.stderr.write(text)

@@ -43,7 +43,8 @@ from hirace_py.errors import HiraceError, ToolFailure
 from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.suite import Code
 from hirace_py.program import BuildOptions, cached_build
-from hirace_py.report import to_json
+from hirace_py.report import Report, to_json
+from hirace_py.values.programs import builds, merge
 
 DEFAULT_ARGS = ("{input}", "{threads}", "{blocks}")
 DEFAULT_MATCHES = r"(?i)verification passed|results? match|^all good"
@@ -76,6 +77,8 @@ class Settings:
     """Seconds one run may take (also each launch's limit on the CPU backend)."""
     matches: str = DEFAULT_MATCHES
     differs: str = DEFAULT_DIFFERS
+    engine: str = "fsm"
+    """The race engine: "fsm", "values" or "both" (hirace_py.values.programs)."""
 
     def command(self, executable: Path, data: Input) -> list[str]:
         values = {"input": str(data.path), "threads": self.threads, "blocks": self.blocks}
@@ -91,6 +94,8 @@ class Settings:
                   "timeout": self.timeout, "matches": self.matches, "differs": self.differs,
                   "config": {f.name: repr(getattr(self.config, f.name))
                              for f in fields(self.config) if f.name != "source"}}  # fmt: skip
+        if self.engine != "fsm":  # (fsm rows keep the keys they had before engines)
+            values["engine"] = self.engine
         return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -160,7 +165,7 @@ class CodeRunner:
     def __init__(self, code: Code, settings: Settings) -> None:
         self.code = code
         self.settings = settings
-        self.executable: Path | None = None
+        self.executables: dict[str, Path] = {}
         self.warnings: list[str] = []
         self.error = ""
         start = time.perf_counter()
@@ -169,12 +174,14 @@ class CodeRunner:
                 tags = ", ".join(code.labels.unknown)
                 raise HiraceError(f"unknown bug tag(s) {tags} in the file name: cannot tell "
                                   "what the code should contain")  # fmt: skip
-            built = cached_build(BuildOptions(
+            options = BuildOptions(
                 sources=(code.path,), output=Path(code.path.stem), cpu=settings.backend == "cpu",
                 include_dirs=settings.include_dirs, defines=dict(settings.defines),
                 config=settings.config,
-            ))  # fmt: skip
-            self.executable = built.executable
+            )  # fmt: skip
+            for engine, engine_options in builds(options, settings.engine).items():
+                built = cached_build(engine_options)
+                self.executables[engine] = built.executable
             self.warnings = [str(w) for w in built.warnings]
         # One code failing to build, for whatever reason, is that code's error
         # row; it must not stop the suite. A tool failure (no compiler) would
@@ -194,7 +201,7 @@ class CodeRunner:
             compile_s=self.compile_s, warnings=self.warnings,
         )  # fmt: skip
         self.compile_s = 0.0
-        if self.executable is None:
+        if not self.executables:
             row.error = self.error
         else:
             try:
@@ -207,9 +214,28 @@ class CodeRunner:
         return row
 
     def _run(self, data: Input, row: RunResult) -> None:
-        assert self.executable is not None
+        """Runs the program of each engine (the first one's output is the row's) and
+        keeps their report, merged for `--engine both`."""
+        reports, runs = [], []
+        for executable in self.executables.values():
+            report, proc = self._execute(executable, data, row if not runs else None)
+            reports.append(report)
+            runs.append(proc)
+        merged = reports[0] if len(reports) == 1 else merge(reports[0], reports[1])
+        found = json.loads(to_json(merged))
+        launches = found["launches"]
+        row.races = [race_row(r) for launch in launches for r in launch["races"]]
+        row.notices = [*found["notices"], *(n for launch in launches for n in launch["notices"])]
+        row.bounds = [*(bound_row(launch["kernel"], b) for launch in launches
+                        for b in launch["bounds"]), *cpu_bounds(runs[0].stderr)]  # fmt: skip
+        self._compare(runs[0].stdout, row)
+
+    def _execute(self, executable: Path, data: Input,
+                 row: RunResult | None) -> tuple[Report, subprocess.CompletedProcess]:  # fmt: skip
+        """One program's run on `data`: its report and the finished process; its
+        exit status and output go into `row` if given."""
         s = self.settings
-        command = s.command(self.executable, data)
+        command = s.command(executable, data)
         with tempfile.TemporaryDirectory(prefix="hirace-run-") as scratch:
             report = Path(scratch) / "report.dump"
             env = {**os.environ, "HIRACE_DUMP": str(report),
@@ -221,21 +247,16 @@ class CodeRunner:
                                       stdin=subprocess.DEVNULL, check=False)  # fmt: skip
             except subprocess.TimeoutExpired:
                 raise HiraceError(f"the program did not finish within {s.timeout:g} s") from None
-            row.exit_status = proc.returncode
-            row.output = _tail(proc.stdout)
-            row.stderr = _tail(proc.stderr)
+            if row is not None:
+                row.exit_status = proc.returncode
+                row.output = _tail(proc.stdout)
+                row.stderr = _tail(proc.stderr)
             if not report.is_file():
                 how = (f"was killed by signal {-proc.returncode}" if proc.returncode < 0
                        else f"exited with status {proc.returncode}")  # fmt: skip
                 raise HiraceError(f"the program {how} without writing its race report; "
                                   f"stderr ends: {proc.stderr.strip()[-400:]}")  # fmt: skip
-            found = json.loads(to_json(dump.load(report)))
-        launches = found["launches"]
-        row.races = [race_row(r) for launch in launches for r in launch["races"]]
-        row.notices = [*found["notices"], *(n for launch in launches for n in launch["notices"])]
-        row.bounds = [*(bound_row(launch["kernel"], b) for launch in launches
-                        for b in launch["bounds"]), *cpu_bounds(proc.stderr)]  # fmt: skip
-        self._compare(proc.stdout, row)
+            return dump.load(report), proc
 
     def _compare(self, stdout: str, row: RunResult) -> None:
         s = self.settings

@@ -44,15 +44,22 @@ def render_header() -> str:
 
 
 @functools.cache
-def render_host_header() -> str:
+def render_host_header(engine: str = "fsm") -> str:
     """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow
-    and the dump format hirace_py.dump reads."""
+    and the dump format hirace_py.dump reads. `engine` "values" renders the host
+    side of the values engine (hirace_py.values.layout's records and counters)."""
     from hirace_py import dump, host_events
+    from hirace_py.values import layout
 
+    if engine == "values":
+        counters, records = layout.COUNTER_FIELDS, layout.RECORD_FIELDS
+    else:
+        counters, records = state.COUNTER_FIELDS, state.RECORD_FIELDS
     return (
         environment()
         .get_template(HOST_HEADER_NAME + ".j2")
         .render(
+            engine=engine,
             version=hirace_py.__version__,
             word_bits=shadow.WORD_BITS,
             state_bits=fsm.STATE_BITS,
@@ -60,10 +67,11 @@ def render_host_header() -> str:
             site_clock_bits=shadow.SITE_CLOCK_BITS,
             max_threads=shadow.MAX_THREADS_PER_BLOCK,
             max_regions=state.MAX_REGIONS,
+            max_objects=layout.MAX_OBJECTS,
             fields=shadow.FIELD_ORDER[1:],
-            counter_names=[name for name, _, _ in state.COUNTER_FIELDS],
+            counter_names=[name for name, _, _ in counters],
             bounds_cap=state.BOUNDS_CAP,
-            record_names=[name for name, _, _ in state.RECORD_FIELDS],
+            record_names=[name for name, _, _ in records],
             bounds_names=[name for name, _, _ in state.BOUNDS_FIELDS],
             allocation_bit=f"{state.ALLOCATION_BIT:#x}u",
             ops=host_events.OPS,
@@ -87,8 +95,17 @@ def include_dir() -> str:
     return str(build_once(cache_root() / f"include-{digest}", write_include_dir))
 
 
-def write_include_dir(directory: Path) -> Path:
-    """Write the headers into `directory` (created if needed) unless they are current."""
-    for name, text in ((HEADER_NAME, render_header()), (HOST_HEADER_NAME, render_host_header())):
+def write_include_dir(directory: Path, engine: str = "fsm") -> Path:
+    """Write the headers of `engine` ("fsm" or "values": the race engine a whole
+    program is built with) into `directory` (created if needed) unless they are
+    current. This is where a program's engine is chosen: the instrumented and
+    translated sources are the same for both."""
+    if engine == "values":
+        from hirace_py.values.runtime import render_header as render_values
+
+        device = render_values()
+    else:
+        device = render_header()
+    for name, text in ((HEADER_NAME, device), (HOST_HEADER_NAME, render_host_header(engine))):
         write_if_changed(directory / name, text)
     return directory

@@ -24,15 +24,16 @@ from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.instrument import instrument
 from hirace_py.instrument.api import Instrumented
-from hirace_py.instrument.model import Kernel, Site, Tables
+from hirace_py.instrument.model import Kernel, Tables
 from hirace_py.instrument.runtime import include_dir
+from hirace_py.interpret import Dim3, SourceLines
 from hirace_py.launch_config import LaunchConfig
-from hirace_py.report import Access, LaunchReport, Notice, Race, Report
+from hirace_py.report import LaunchReport, Race, Report
 from hirace_py.values import layout
+from hirace_py.values.interpret import notices, races
 from hirace_py.values.runtime import include_dir as values_include_dir
 
-STATE_SYMBOL = "hirace_values"
-KINDS = {layout.KIND_WW: "write-write", layout.KIND_RW: "read-write"}
+STATE_SYMBOL = "hirace_state"
 
 
 class ValuesChecker:
@@ -133,57 +134,14 @@ class ValuesChecker:
         self.module.write_global(STATE_SYMBOL, bytes(state))
         return records, counters
 
-    def access(self, site: Site | None, tid: int, block: int, g: tuple, b: tuple) -> Access:
-        thread = (tid % b[0], tid // b[0] % b[1], tid // (b[0] * b[1]))
-        blk = (block % g[0], block // g[0] % g[1], block // (g[0] * g[1]))
-        line = ""
-        if site is not None and 0 < site.line <= len(self.lines):
-            line = self.lines[site.line - 1]
-        return Access(site, thread, blk, line)
+    def races(self, kernel: Kernel, records: ctypes.Array, g: Dim3, b: Dim3) -> list[Race]:
+        """The launch's conflict records as races (see `races`)."""
+        lines = SourceLines({self.filename: self.lines})
 
-    def races(self, kernel: Kernel, records: ctypes.Array, g: tuple, b: tuple) -> list[Race]:
-        """Conflict records as races: `first` is the access of the writer (or first
-        writer), `second` the reader (or second writer)."""
-        sites = self.tables.sites
-        out = []
-        for r in records:
-            if not r.key:
-                continue
-            kind = KINDS[r.key >> 62]
-            site_a = (r.key >> 31 & 0x7FFFFFFF) - 1
-            site_b = (r.key & 0x7FFFFFFF) - 1
-            var = self.tables.variables[r.var]
-            out.append(Race(
-                kind, var.space, var.name, kernel.name,
-                self.access(sites[site_a] if site_a >= 0 else None, r.tid_a, r.block_a, g, b),
-                self.access(sites[site_b] if site_b >= 0 else None, r.tid_b, r.block_b, g, b),
-                r.count, r.unit, True, engine=self.engine,
-            ))  # fmt: skip
-        return sorted(out, key=lambda r: (r.lines(), r.kind))
+        def variable(var: int) -> tuple[str, str]:
+            v = self.tables.variables[var]
+            return v.space, v.name
 
-
-def notices(c: dict[str, int]) -> list[Notice]:
-    """What the values engine could not check in a launch, from its counters."""
-    out = []
-    if c["atomic_accesses"]:
-        out.append(Notice(
-            "values-atomics",
-            f"values engine: {c['atomic_intervals']} of {c['intervals']} barrier interval(s) "
-            f"used atomics ({c['atomic_accesses']} atomic access(es)); the "
-            f"{c['atomic_bytes']} byte(s) accessed atomically act on memory directly and "
-            f"were not checked, nor were {c['atomic_plain']} plain access(es) to them",
-            c["atomic_intervals"],
-        ))  # fmt: skip
-    texts = {
-        "unmonitored": "access(es) to memory the values engine does not privatize (local "
-                       "memory through pointers, or allocations that were not registered)",
-        "straddling": "access(es) running past the end of their variable were not checked",
-        "report_overflow": "conflict record(s) dropped: the table was full "
-                           "(raise report.capacity)",
-        "objects_dropped": "__shared__ variable(s) not privatized: too many monitored "
-                           "objects; their accesses were not checked",
-    }  # fmt: skip
-    for key, text in texts.items():
-        if c[key]:
-            out.append(Notice(f"values-{key.replace('_', '-')}", f"{c[key]} {text}", c[key]))
-    return out
+        fields = [{name: int(getattr(r, name)) for name, _ in layout.VRecord._fields_}
+                  for r in records]  # fmt: skip
+        return races(fields, self.tables.sites, variable, kernel.name, g, b, lines)

@@ -21,7 +21,7 @@ from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import LaunchReport, Report
 from hirace_py.values import ENGINES
 from hirace_py.values.checker import ValuesChecker
-from hirace_py.values.compare import Disagreement, disagreements
+from hirace_py.values.compare import Disagreement, disagreements, merge_launch
 
 
 class BothChecker:
@@ -60,13 +60,7 @@ class BothChecker:
         f = self.fsm.launch(kernel, config, fsm_args)
         v = self.values.launch(kernel, config, values_args)
         self.last_disagreements = disagreements(f, v)
-        launch = LaunchReport(
-            kernel, f.grid, f.block, config.shared_bytes, f.backend, f.seconds + v.seconds,
-            races=f.races + v.races,
-            notices=f.notices + v.notices + [d.notice() for d in self.last_disagreements],
-            counters={**f.counters, **{f"values_{k}": n for k, n in v.counters.items()}},
-            shadow_bytes=f.shadow_bytes, stdout=f.stdout,
-        )  # fmt: skip
+        launch = merge_launch(f, v, [d.notice() for d in self.last_disagreements])
         self.report.launches.append(launch)
         return launch
 

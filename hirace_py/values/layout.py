@@ -39,6 +39,7 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("conflict_bytes", U64, "bytes found in a conflict"),
     ("report_overflow", U64, "conflict records dropped because the table was full"),
     ("objects_dropped", U64, "__shared__ registrations dropped: object table full"),
+    ("cooperative", U64, "1: a cooperative launch, whose blocks run at once: not checked"),
 ]
 
 RECORD_FIELDS: list[tuple[str, str, str]] = [
