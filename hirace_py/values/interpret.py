@@ -69,6 +69,8 @@ def notices(c: dict[str, int]) -> list[Notice]:
                            "objects; their accesses were not checked",
         "cooperative": "cooperative launch: not checked by the values engine (its blocks run "
                        "at once; the engine privatizes one block at a time)",
+        "out_of_bounds": "access(es) just outside an allocation not performed (reads gave 0; "
+                         "HIRACE_BOUNDS=continue) and not checked by the values engine",
     }  # fmt: skip
     for key, text in texts.items():
         if c[key]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 
-from hirace_py.instrument.state import U32, U64, cxx_fields
+from hirace_py.instrument.state import BOUNDS_SLACK, U32, U64, cxx_fields
 
 MAX_OBJECTS = 64
 """Monitored objects (argument arrays, `__device__` and `__shared__` variables) per launch."""
@@ -40,6 +40,8 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("report_overflow", U64, "conflict records dropped because the table was full"),
     ("objects_dropped", U64, "__shared__ registrations dropped: object table full"),
     ("cooperative", U64, "1: a cooperative launch, whose blocks run at once: not checked"),
+    ("out_of_bounds", U64, "accesses just outside a monitored global object, not performed "
+                           "(bounds_continue)"),
 ]
 
 RECORD_FIELDS: list[tuple[str, str, str]] = [
@@ -66,6 +68,9 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("n_regions", U32, "regions in use"),
     ("dyn_gran_log2", U32, "log2 element size of dynamic shared memory"),
     ("enabled", U32, "0: accesses go to memory directly, nothing is checked"),
+    ("bounds_continue", U32, "1: an access just outside a global object is not performed "
+                             "(reads give 0), as HIRACE_BOUNDS=continue asks"),
+    ("pad", U32, ""),
 ]
 
 _C = {U64: ctypes.c_uint64, U32: ctypes.c_uint32}
@@ -100,4 +105,5 @@ def template_values() -> dict[str, object]:
         "kind_rw": KIND_RW,
         "space_global": SPACE_GLOBAL,
         "space_shared": SPACE_SHARED,
+        "bounds_slack": BOUNDS_SLACK,
     }
