@@ -7,10 +7,11 @@ Reads the rows a `--engine both` suite run stored (hirace_py.indigo.results:
 each race tagged with its engine, each disagreement a notice `engines-CLASS`,
 hirace_py.values.compare) and prints, per race tag of the codes' names
 (hirace_py.indigo.suite.RACE_TAGS; "none" for codes with none), how many codes
-and runs each engine found a race in, the race keys (pair of lines, kind,
-space) each found over all runs, and the keys one engine found alone, by
-class. `--codes` adds one line per code and run with its disagreements, for
-docs/engines.md.
+and runs each engine found a race in, the runs whose two programs did not
+make the same launches ("diverged": compared over the whole program), the
+race keys (pair of lines, kind, space) each found over all runs, and the keys
+one engine found alone, by class. `--codes` adds one line per code and run
+with its disagreements, for docs/engines.md.
 """
 
 from __future__ import annotations
@@ -61,14 +62,17 @@ def main() -> int:
         s["fsm keys"] += len(fsm)
         s["values keys"] += len(values)
         found = [n for n in notices if n["code"].startswith("engines-")]
+        s["diverged"] += any(n["code"] == "engines-diverged" for n in found)
         for n in found:
+            if n["code"] == "engines-diverged":
+                continue
             reason = n["code"].removeprefix("engines-")
             side = "values only" if "by the values engine only" in n["message"] else "fsm only"
             classes[g][(side, reason)] += 1
         if args.codes and (found or fsm or values):
             lines.append(f"{code} [{Path(data).name}]: fsm {len(fsm)}, values {len(values)}")
             lines += [f"    {n['message']}" for n in found]
-    head = ("race tag", "runs", "errors", "FSM found", "values found", "FSM keys",
+    head = ("race tag", "runs", "errors", "diverged", "FSM found", "values found", "FSM keys",
             "values keys", "FSM only (class)", "values only (class)")  # fmt: skip
     print("| " + " | ".join(head) + " |")
     print("| " + " | ".join("---" for _ in head) + " |")
@@ -91,8 +95,8 @@ def row(name: str, s: Counter, c: Counter) -> str:
         parts = [f"{reason} {n}" for (where, reason), n in sorted(c.items()) if where == side]
         return ", ".join(parts) or "-"
 
-    cells = (name, s["runs"], s["errors"], s["fsm runs"], s["values runs"], s["fsm keys"],
-             s["values keys"], by("fsm only"), by("values only"))  # fmt: skip
+    cells = (name, s["runs"], s["errors"], s["diverged"], s["fsm runs"], s["values runs"],
+             s["fsm keys"], s["values keys"], by("fsm only"), by("values only"))  # fmt: skip
     return "| " + " | ".join(map(str, cells)) + " |"
 
 
