@@ -77,6 +77,7 @@ int main() {
       hr::g_block_idx = uint3{block, 0, 0};
       hr::g_thread_linear = warp * 32 + lane;
       hr::g_block_linear = block;
+      ++hr::g_block_serial;  // as the engine does at a block's start
       th.emplace_back();
     }
     for (auto& w : words) w = 0;
