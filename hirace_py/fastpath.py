@@ -14,6 +14,8 @@ to itself: during a replay every access to a RACE element is logged.
 A word in INIT has no last accessor: its successor depends on the action
 alone (`FRESH`), so the runtime skips the relation and sync computation, and,
 since no successor of INIT is RACE (checked here), the race test as well.
+INIT is state 0 and no transition enters it (checked here), so a word is in
+INIT exactly when it is zero: the runtime tests that first.
 """
 
 from __future__ import annotations
@@ -44,5 +46,6 @@ def fresh(action: fsm.Action) -> int:
 
 
 assert fsm.N_STATES <= STATE_SET_BITS
+assert fsm.INIT == 0 and (fsm.TRANSITIONS != fsm.INIT).all(), "a word in INIT must be all zero"
 KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
 FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)

@@ -80,6 +80,7 @@ class Tracker:
         self.counters: Buffer | None = None
         self.log: Buffer | None = None
         self.shadows: list[_Shadow] = []
+        self._spare: list[Buffer] = []
         self.shared_bytes = 0
         self.kernel = ""
         self.outcome = Outcome()
@@ -93,9 +94,10 @@ class Tracker:
         arrays: dict[str, Buffer],
         replay: Outcome | None = None,
     ) -> None:
-        """Allocate fresh shadow and write the runtime state for this launch."""
+        """Set up zeroed shadow and write the runtime state for this launch."""
         threads, blocks = block[0] * block[1] * block[2], grid[0] * grid[1] * grid[2]
         state = st.State()
+        self._spare = [s.buffer for s in self.shadows]
         self.outcome, self.shadows, self.log = Outcome(), [], None
         self.shared_bytes, self.kernel = shared_bytes, kernel
         try:
@@ -123,7 +125,7 @@ class Tracker:
             raise ValueError(f"{len(regions)} monitored arrays; at most {st.MAX_REGIONS}")
         for i, (var, address, nbytes) in enumerate(regions):
             units = -(-nbytes >> var.gran_log2)
-            shadow = self.module.alloc(units * SHADOW_WORD)
+            shadow = self._zeroed(units * SHADOW_WORD)
             self.shadows.append(_Shadow(shadow, var))
             state.regions[i] = st.Region(
                 address, address + nbytes, shadow.address, var.gran_log2, var.id
@@ -176,11 +178,21 @@ class Tracker:
                 )
             n_frames = 1
             self.outcome.frames_reused = True
-        frames = self.module.alloc(n_frames * units * SHADOW_WORD)
+        frames = self._zeroed(n_frames * units * SHADOW_WORD)
         self.shadows.append(_Shadow(frames, None, units))
         state.frames, state.frame_units, state.n_frames = frames.address, units, n_frames
         state.dyn_shared_bytes = shared_bytes
         state.dyn_gran_log2 = t.dynamic_shared_gran_log2
+
+    def _zeroed(self, nbytes: int) -> Buffer:
+        """A zeroed buffer of `nbytes` for shadow: one of the last launch's of that size,
+        cleared (its pages are in memory already: the grid does not fault them in
+        again), or a new one."""
+        for i, buffer in enumerate(self._spare):
+            if buffer.nbytes == nbytes:
+                buffer.zero()
+                return self._spare.pop(i)
+        return self.module.alloc(nbytes)
 
     def _mark(self, first: Outcome) -> None:
         """Put the words that raced in the first run into RACE in the fresh shadow."""
