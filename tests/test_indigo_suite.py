@@ -322,6 +322,41 @@ def test_a_program_that_dies_is_an_error_row_and_its_output_is_kept(
     assert s["exit_status"] == {"abort.cu": -6, "differ_raceBug.cu": 1}
 
 
+def test_a_hang_the_label_predicts_is_judged_and_not_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program that keeps launching kernels is ended at its deadline with its
+    report, so a racy livelock code is still found; one that hangs without
+    launching is killed (no verdict). Either is an error only when the code's
+    label does not say it may never finish."""
+    root = tmp_path / "suite"
+    root.mkdir()
+    launches = (
+        "__global__ void k(int* a) {{ a[0] = threadIdx.x; }}\n"
+        "int main() {{\n  int* a;\n  cudaMalloc(&a, 4);\n  for (;;) {{\n"
+        "    k<<<1, {threads}>>>(a);\n    cudaDeviceSynchronize();\n  }}\n}}\n"
+    )
+    (root / "spin_raceBug_LivelockBug.cu").write_text(launches.format(threads=64))
+    (root / "spin.cu").write_text(launches.format(threads=1))
+    (root / "stuck_LivelockBug.cu").write_text(
+        "#include <atomic>\nstd::atomic<int> forever{1};\n"
+        "int main() { while (forever.load()) {} }\n"
+    )
+    status, out, _ = check([str(root), "--inputs", str(GRAPHS / "dag_8.egr"), "--args", "",
+                            "--timeout", "4", "--format", "json"], capsys)  # fmt: skip
+    assert status == 1
+    (s,) = json.loads(out)
+    assert (s["tests"], s["hung"], s["hung_unexpected"], s["errors"]) == (3, 3, 1, 1)
+    assert (s["expected_racy"], s["found"], s["false_alarms"]) == (1, 1, 0)
+    assert [e["code"] for e in s["error_codes"]] == ["spin.cu"]
+    assert "did not finish in time (ended at its deadline)" in s["error_codes"][0]["error"]
+    status, out, _ = check([str(root), "--inputs", str(GRAPHS / "dag_8.egr"), "--args", "",
+                            "--timeout", "4"], capsys)  # fmt: skip
+    assert "spin_raceBug_LivelockBug.cu on " in out
+    assert ": as labelled (LivelockBug); ended at its deadline" in out
+    assert "stuck_LivelockBug.cu on " in out and "killed, no verdict" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

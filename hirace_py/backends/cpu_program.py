@@ -52,6 +52,9 @@ from hirace_py.instrument.launch_syntax import contiguous
 PROGRAM_HEADER = "cuda_cpu_program.h"
 PROGRAM_SOURCE = "cuda_cpu_program.cpp"
 ARCHIVE = "libhirace_cuda_cpu_program.a"
+DEADLINE_EXIT = 124
+"""Exit status of a program ended by its HIRACE_DEADLINE (at a kernel launch,
+through exit(), so its race report is written)."""
 UNIT_TEMPLATE = "cuda_cpu_program_unit.cpp.j2"
 
 # Headers programs include besides those kernel sources do; the program
@@ -72,7 +75,8 @@ def render_program(name: str) -> str:
     }
     attributes = [(attr, value, answer.format(**values)) for attr, value, answer in ATTRIBUTES]
     return render(
-        name + ".j2", errors=ERRORS, attributes=attributes, runtime_types=cuda_api.runtime_types()
+        name + ".j2", errors=ERRORS, attributes=attributes, runtime_types=cuda_api.runtime_types(),
+        deadline_exit=DEADLINE_EXIT,
     )
 
 

@@ -17,10 +17,14 @@ the program with the suite's command line (`Settings.args`, a template with
   "kernel ... failed: out-of-bounds" line on stderr), which count as bounds
   findings too.
 
-A run is an error row when the program cannot be built, does not finish in
-time, or ends without writing its report (killed by a signal, or exited
-through a path that skips the report); a non-zero exit status alone is not
-an error (drivers exit 1 when the results differ), it is kept in the row.
+A run is an error row when the program cannot be built, is killed at the
+time limit, or ends without writing its report (killed by a signal, or
+exited through a path that skips the report); a non-zero exit status alone
+is not an error (drivers exit 1 when the results differ), it is kept in the
+row. A program still launching kernels at `DEADLINE_SHARE` of the time limit
+is ended at its next launch by the CPU backend (`HIRACE_DEADLINE`), with its
+report: the row is marked `hung` and judged on what ran (a planted livelock
+never finishes, and its race must still be judged).
 Launches run with exited threads counted as arrived at barriers
 (`HIRACE_EXITED_THREADS=arrive`, what current GPUs do).
 """
@@ -38,6 +42,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from hirace_py import dump
+from hirace_py.backends.cpu_program import DEADLINE_EXIT
 from hirace_py.config import Config
 from hirace_py.errors import HiraceError, ToolFailure
 from hirace_py.indigo.results import RunResult
@@ -49,6 +54,9 @@ from hirace_py.values.programs import builds, merge
 DEFAULT_ARGS = ("{input}", "{threads}", "{blocks}")
 DEFAULT_MATCHES = r"(?i)verification passed|results? match|^all good"
 DEFAULT_DIFFERS = r"(?i)verification failed|results? differ|mismatch|^total error"
+DEADLINE_SHARE = 0.5
+"""The program's own deadline, as a share of the time limit: the rest is for
+writing its report and exiting before it would be killed."""
 OUTPUT_KEPT = 4000
 """Characters of a run's stdout and stderr kept in its row (the end of each)."""
 
@@ -198,6 +206,7 @@ class CodeRunner:
         row = RunResult(
             code=self.code.rel, code_sha=self.code.sha, input=data.name, input_sha=data.sha,
             expected_racy=self.code.labels.racy, expected_bounds=self.code.labels.bounds,
+            expected_hang=self.code.labels.hangs,
             compile_s=self.compile_s, warnings=self.warnings,
         )  # fmt: skip
         self.compile_s = 0.0
@@ -240,15 +249,20 @@ class CodeRunner:
             report = Path(scratch) / "report.dump"
             env = {**os.environ, "HIRACE_DUMP": str(report),
                    "HIRACE_EXITED_THREADS": "arrive", "HIRACE_BOUNDS": "continue",
-                   "HIRACE_TIMEOUT": f"{s.timeout:g}"}  # fmt: skip
+                   "HIRACE_TIMEOUT": f"{s.timeout:g}",
+                   "HIRACE_DEADLINE": f"{DEADLINE_SHARE * s.timeout:g}"}  # fmt: skip
             try:
                 proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
                                       text=True, errors="replace", timeout=s.timeout,
                                       stdin=subprocess.DEVNULL, check=False)  # fmt: skip
             except subprocess.TimeoutExpired:
-                raise HiraceError(f"the program did not finish within {s.timeout:g} s") from None
+                if row is not None:
+                    row.hung = True
+                raise HiraceError(f"the program did not finish within {s.timeout:g} s "
+                                  "(killed; no race report)") from None  # fmt: skip
             if row is not None:
                 row.exit_status = proc.returncode
+                row.hung = proc.returncode == DEADLINE_EXIT and "(HIRACE_DEADLINE)" in proc.stderr
                 row.output = _tail(proc.stdout)
                 row.stderr = _tail(proc.stderr)
             if not report.is_file():

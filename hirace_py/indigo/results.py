@@ -23,7 +23,7 @@ from pathlib import Path
 
 from hirace_py.errors import HiraceError
 
-SCHEMA = "hirace-suite-results 2"
+SCHEMA = "hirace-suite-results 3"
 
 _COLUMNS = """
     code TEXT NOT NULL, code_sha TEXT NOT NULL, input_sha TEXT NOT NULL,
@@ -31,6 +31,7 @@ _COLUMNS = """
     config_hash TEXT NOT NULL,
     input TEXT NOT NULL, status TEXT NOT NULL,
     expected_racy INTEGER NOT NULL, expected_bounds INTEGER NOT NULL,
+    expected_hang INTEGER NOT NULL, hung INTEGER NOT NULL,
     races TEXT NOT NULL, bounds TEXT NOT NULL, differs INTEGER, serial_error TEXT NOT NULL,
     error TEXT NOT NULL, notices TEXT NOT NULL, warnings TEXT NOT NULL,
     exit_status INTEGER, output TEXT NOT NULL, stderr TEXT NOT NULL,
@@ -50,6 +51,11 @@ class RunResult:
     input_sha: str
     expected_racy: bool
     expected_bounds: bool
+    expected_hang: bool = False
+    """The code's label says it may never finish (a planted livelock)."""
+    hung: bool = False
+    """The program did not finish within the time limit: ended at its
+    deadline (its report so far judged) or killed (then an error row)."""
     races: list[dict] = field(default_factory=list)
     """Each race's JSON (report.Race.to_json) plus its sorted line pair, "lines"."""
     bounds: list[dict] = field(default_factory=list)
@@ -167,7 +173,8 @@ class ResultsDB:
             for name in _JSON:
                 values[name] = json.loads(values[name])
             values["expected_racy"] = bool(values["expected_racy"])
-            values["expected_bounds"] = bool(values["expected_bounds"])
+            for flag in ("expected_bounds", "expected_hang", "hung"):
+                values[flag] = bool(values[flag])
             if values["differs"] is not None:
                 values["differs"] = bool(values["differs"])
             out[(r["code"], r["code_sha"], r["input_sha"])] = RunResult(**values)

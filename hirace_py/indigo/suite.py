@@ -15,7 +15,8 @@ is not a letter or digit; a token ending in `Bug` is a bug tag, and
   `NbrBoundsBug`, `NborBoundsBug` (Indigo3);
 - plant neither (wrong results, hangs, undefined values): `ExcessThreadsBug`,
   `FieldBug`, `LivelockBug`, `OverflowBug`, `PrecedenceBug`, `UninitializedBug`
-  (Indigo3).
+  (Indigo3); of these, `LivelockBug` says the program may never finish, so a
+  run that does not is what the label predicts, not an error.
 
 A tag that is in none of these lists makes the code unlabelable: it is run
 and reported as an error row rather than guessed at.
@@ -34,6 +35,7 @@ RACE_TAGS = ("raceBug", "atomicBug", "syncBug", "guardBug", "RaceBug", "SyncBug"
 BOUNDS_TAGS = ("boundsBug", "BoundsBug", "NbrBoundsBug", "NborBoundsBug")
 OTHER_TAGS = ("ExcessThreadsBug", "FieldBug", "LivelockBug", "OverflowBug", "PrecedenceBug",
               "UninitializedBug")  # fmt: skip
+HANG_TAGS = ("LivelockBug",)
 KNOWN_TAGS = (*RACE_TAGS, *BOUNDS_TAGS, *OTHER_TAGS)
 
 
@@ -53,6 +55,11 @@ class Labels:
     @property
     def bounds(self) -> bool:
         return any(tag in BOUNDS_TAGS for tag in self.bugs)
+
+    @property
+    def hangs(self) -> bool:
+        """The program may never finish (a planted livelock)."""
+        return any(tag in HANG_TAGS for tag in self.bugs)
 
 
 def _absent(token: str) -> bool:

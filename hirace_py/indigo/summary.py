@@ -6,6 +6,12 @@ Counting (each row is one code on one input):
   `false_alarms`: rows not expected racy that reported one.
 - `errors`: rows whose code failed to instrument, compile or run. They are
   counted in none of found, missed or false alarms (never as race-free).
+- `hung`: rows whose program did not finish within the time limit. Ended at
+  its deadline, a run is judged on its report (found, missed, false alarm);
+  killed, it has no verdict. A hang is an error unless the code's label
+  says it may never finish (`LivelockBug`): then it is what the label
+  predicts, counted here and not in `errors` (`hung_unexpected`: hangs of
+  codes without that label, which are errors too).
 - `bounds`: rows where an out-of-bounds access was detected (bounds-bug codes
   are not racy: a race reported there is a false alarm like any other);
   `bounds_unexpected` / `bounds_undetected`: detections in codes without a
@@ -38,14 +44,17 @@ class InputSummary:
         return sum(1 for r in self.rows if pick(r))
 
     def counts(self) -> dict[str, int]:
-        ok = [r for r in self.rows if not r.error]
+        errors = self.errors()
+        ok = [r for r in self.rows if judged(r)]
         return {
             "tests": len(self.rows),
             "expected_racy": self.count(lambda r: r.expected_racy),
             "found": sum(1 for r in ok if r.expected_racy and r.racy),
             "missed": sum(1 for r in ok if r.expected_racy and not r.racy),
             "false_alarms": sum(1 for r in ok if not r.expected_racy and r.racy),
-            "errors": len(self.rows) - len(ok),
+            "errors": len(errors),
+            "hung": self.count(lambda r: r.hung),
+            "hung_unexpected": self.count(lambda r: r.hung and not r.expected_hang),
             "expected_bounds": self.count(lambda r: r.expected_bounds),
             "bounds": self.count(lambda r: r.bounds),
             "bounds_unexpected": self.count(lambda r: r.bounds and not r.expected_bounds),
@@ -57,13 +66,25 @@ class InputSummary:
         }
 
     def misses(self) -> list[RunResult]:
-        return [r for r in self.rows if not r.error and r.expected_racy and not r.racy]
+        return [r for r in self.rows if judged(r) and r.expected_racy and not r.racy]
 
     def false_alarms(self) -> list[RunResult]:
-        return [r for r in self.rows if not r.error and not r.expected_racy and r.racy]
+        return [r for r in self.rows if judged(r) and not r.expected_racy and r.racy]
 
     def errors(self) -> list[RunResult]:
-        return [r for r in self.rows if r.error]
+        """Rows that failed or hung, except a hang the code's label predicts."""
+        return [r for r in self.rows if (r.error or r.hung) and not (r.hung and r.expected_hang)]
+
+
+def judged(r: RunResult) -> bool:
+    """The row has a race verdict that counts: the program ran to its end, or
+    to its deadline when its label says it may never finish."""
+    return not r.error and (not r.hung or r.expected_hang)
+
+
+def error_text(r: RunResult) -> str:
+    """Why a row that is not judged failed."""
+    return r.error or "the program did not finish in time (ended at its deadline)"
 
 
 def summarise(inputs: list[str], rows: list[RunResult]) -> list[InputSummary]:
@@ -82,6 +103,7 @@ COLUMNS = (
     ("missed", "missed"),
     ("false alarms", "false_alarms"),
     ("errors", "errors"),
+    ("hung", "hung"),
     ("bounds", "bounds"),
     ("differs", "differs"),
     ("not compared", "serial_unchecked"),
@@ -128,6 +150,17 @@ def race_text(race: dict, indent: str = "    ") -> list[str]:
     return out
 
 
+def distinct_races(races: list[dict]) -> list[tuple[dict, int]]:
+    """The races of a row with one entry per kind, variable, kernel and line
+    pair (a program reports a race again in every launch that has it), each
+    with the number of reports it stands for."""
+    out: dict[tuple, list] = {}
+    for race in races:
+        key = (race["kind"], race["space"], race["variable"], race["kernel"], *race["lines"])
+        out.setdefault(key, [race, 0])[1] += 1
+    return [(race, n) for race, n in out.values()]
+
+
 def _bounds_text(b: dict) -> str:
     """One out-of-bounds finding: from the race report, or a launch the CPU
     backend stopped at one (then its message says it all)."""
@@ -148,6 +181,7 @@ def details(summaries: list[InputSummary]) -> str:
         "Missed (race bug tag, no race reported)": [],
         "False alarms (no race bug tag, races reported)": [],
         "Errors (not counted as race-free)": [],
+        "Runs that did not finish in time": [],
         "Out-of-bounds accesses (not races)": [],
         "Codes with a bounds tag without a detected out-of-bounds access": [],
         "Codes without a race bug whose results differ from the serial code's": [],
@@ -158,27 +192,36 @@ def details(summaries: list[InputSummary]) -> str:
     for s in summaries:
         for r in s.rows:
             where = f"{r.code} on {s.input}"
-            if r.error:
-                sections[titles[2]].append(f"  {where}: {_indent(r.error)}")
+            if r.hung:
+                label = "as labelled (LivelockBug)" if r.expected_hang else "not labelled to hang"
+                how = "killed, no verdict" if r.error else "ended at its deadline"
+                sections[titles[3]].append(f"  {where}: {label}; {how}")
+            if not judged(r):
+                if not (r.hung and r.expected_hang):
+                    sections[titles[2]].append(f"  {where}: {_indent(error_text(r))}")
                 continue
             if r.expected_racy and not r.racy:
                 sections[titles[0]].append(f"  {where}")
             if not r.expected_racy and r.racy:
-                sections[titles[1]].append(f"  {where}: {len(r.races)} race(s)")
-                for race in r.races:
+                distinct = distinct_races(r.races)
+                sections[titles[1]].append(f"  {where}: {len(r.races)} race(s), "
+                                           f"{len(distinct)} distinct")  # fmt: skip
+                for race, launches in distinct:
                     sections[titles[1]] += race_text(race)
+                    if launches > 1:
+                        sections[titles[1]].append(f"      (and in {launches - 1} more launch(es))")
             for b in r.bounds:
-                sections[titles[3]].append(f"  {where}: {_bounds_text(b)}")
+                sections[titles[4]].append(f"  {where}: {_bounds_text(b)}")
             if r.expected_bounds and not r.bounds:
-                sections[titles[4]].append(f"  {where}")
+                sections[titles[5]].append(f"  {where}")
             if r.differs and not r.expected_racy:
                 why = " (after reading past the end of an array)" if r.bounds else ""
-                sections[titles[5]].append(f"  {where}{why}")
+                sections[titles[6]].append(f"  {where}{why}")
             if r.differs is None:
-                sections[titles[6]].append(f"  {where}: {r.serial_error}")
+                sections[titles[7]].append(f"  {where}: {r.serial_error}")
             if r.notices:
                 text = "; ".join(n["message"] for n in r.notices)
-                sections[titles[7]].append(f"  {where}: {text}")
+                sections[titles[8]].append(f"  {where}: {text}")
     out = []
     for title, lines in sections.items():
         if lines:
@@ -222,9 +265,9 @@ def to_json(summaries: list[InputSummary], setup: dict) -> str:
         item: dict = {"input": s.input, **s.counts(), **setup}
         item["missed_codes"] = [{"code": r.code, "notices": r.notices} for r in s.misses()]
         item["false_alarm_codes"] = [{"code": r.code, "races": r.races} for r in s.false_alarms()]
-        item["error_codes"] = [{"code": r.code, "error": r.error} for r in s.errors()]
+        item["error_codes"] = [{"code": r.code, "error": error_text(r)} for r in s.errors()]
         item["exit_status"] = {r.code: r.exit_status for r in s.rows if r.exit_status}
         item["bounds_codes"] = [{"code": r.code, "bounds": r.bounds} for r in s.rows if r.bounds]
-        item["differs_codes"] = [r.code for r in s.rows if not r.error and r.differs]
+        item["differs_codes"] = [r.code for r in s.rows if judged(r) and r.differs]
         out.append(item)
     return json.dumps(out, indent=2) + "\n"
