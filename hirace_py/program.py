@@ -77,6 +77,9 @@ class BuildOptions:
     engine: str = "fsm"
     """The race engine the program carries: "fsm", or "values" (the CPU backend
     only; docs/engines.md). Only the runtime headers differ (runtime.write_include_dir)."""
+    optimize: str = "-O2"
+    """Optimisation level of the program's own CUDA units on the CPU backend
+    (`cpu_program.OPTIMIZE_LEVELS`); the runtime library stays at -O2."""
 
 
 @dataclass(frozen=True)
@@ -304,6 +307,12 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
                                                   tag_of(h.original))  # fmt: skip
         write_if_changed(h.path, translated)
 
+    # The precompiled runtime header is the fsm engine's (the values engine's
+    # programs force-include the program header alone).
+    header = (cpu_program.instrumented_header(prt, Path(runtime.include_dir()), options.defines,
+                                              options.optimize)
+              if options.instrument and options.engine == "fsm" else None)  # fmt: skip
+
     def compile_one(s: _Source) -> Path:
         if s.kind != CUDA:
             return _compile_host(s, options, work)
@@ -312,7 +321,8 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
         source_text.write(translated,
                           cpu_program.translate_source(s.text, display, options.defines))
         obj = work / f"{s.name}.o"
-        flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve())
+        flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve(),
+                                          options.optimize, header)  # fmt: skip
         cpu_program.compile_object(translated, obj, flags, _read(s.path), display)
         return obj
 
@@ -376,7 +386,7 @@ def cache_key(options: BuildOptions) -> str:
         _tool_digest(),
         cpu_program.program_runtime().key if options.cpu else _nvcc_identity(),
         repr((options.cpu, options.arch, options.instrument, options.nvcc_flags, options.engine,
-              options.output.name)),
+              options.output.name, options.optimize)),
         repr(sorted((k, str(v)) for k, v in options.defines.items())),
         "\n".join(map(str, dirs)),
         repr(options.config),

@@ -33,6 +33,7 @@ from hirace_py.backends.cpu_build import compile_error, define_flags_of
 from hirace_py.backends.cpu_errors import CompileError
 from hirace_py.backends.cpu_runtime import (
     CUDA_ARCH,
+    OPTIMIZE,
     SHARED_LIMIT,
     ModuleRenderer,
     Runtime,
@@ -305,19 +306,69 @@ def translate_source(
 # Compiling and linking.
 
 
+OPTIMIZE_LEVELS = ("-O2", "-O1", "-Og", "-O0")
+"""Optimisation levels a program's own units may be compiled at: -O2, the
+default, makes the fastest kernels; -Og compiles about twice as fast
+(docs/performance.md, "Indigo suites"), for programs built to run briefly."""
+INSTRUMENTED_HEADER = "hirace_program_instrumented.h"
+
+
+def with_optimization(flags: tuple[str, ...] | list[str], optimize: str) -> list[str]:
+    """`flags` (the runtime's) with the optimisation level `optimize`."""
+    if optimize not in OPTIMIZE_LEVELS:
+        raise ValueError(f"optimisation level {optimize!r}: use one of {OPTIMIZE_LEVELS}")
+    return [optimize if f == OPTIMIZE else f for f in flags]
+
+
+def instrumented_header(
+    prt: ProgramRuntime, runtime_include: Path, defines: dict[str, str | int | None],
+    optimize: str = OPTIMIZE,
+) -> Path:  # fmt: skip
+    """A header that includes, precompiled, what every instrumented unit of a
+    program starts with: the program header and hirace's runtime header
+    (`runtime_include`/hirace_runtime.cuh, with HIRACE_PROGRAM). Built once per
+    cache, runtime, defines and optimisation level (`build_once`); a unit
+    force-including it parses neither header again (the runtime header's
+    include guard makes the unit's own #include of it empty). g++ checks that
+    the precompiled state fits the unit's command line and reads the header
+    text instead where it does not, so using it never changes a build."""
+    text = (f'#include "{prt.header}"\n#define HIRACE_PROGRAM 1\n'
+            f'#include "{runtime_include / "hirace_runtime.cuh"}"\n')  # fmt: skip
+    flags = [*with_optimization(prt.runtime.flags, optimize), "-I", str(prt.runtime.directory),
+             "-I", str(prt.include_dir), *define_flags_of(defines)]  # fmt: skip
+    digest = hashlib.sha256(f"{prt.directory}\0{text}\0{flags}".encode())
+    for header in sorted(runtime_include.glob("*.h*")):
+        digest.update(header.read_bytes())
+    directory = prt.directory.parent / f"pch-{digest.hexdigest()[:20]}"
+
+    def build_into(scratch: Path) -> None:
+        scratch.mkdir()
+        (scratch / INSTRUMENTED_HEADER).write_text(text)
+        header = scratch / INSTRUMENTED_HEADER
+        run_compiler([prt.runtime.cxx, *flags, "-x", "c++-header", str(header), "-o",
+                      f"{header}.gch"], "precompiling the instrumented program header")  # fmt: skip
+
+    build_once(directory, build_into, INSTRUMENTED_HEADER + ".gch")
+    return directory / INSTRUMENTED_HEADER
+
+
 def compile_flags(
     prt: ProgramRuntime,
     include_dirs: list[Path],
     defines: dict[str, str | int | None],
     source_dir: Path | None,
+    optimize: str = OPTIMIZE,
+    header: Path | None = None,
 ) -> list[str]:
-    """g++ flags for one program source (before the source file itself)."""
+    """g++ flags for one program source (before the source file itself), at
+    the optimisation level `optimize`, force-including `header` (by default
+    the program header; `instrumented_header` for an instrumented unit)."""
     rt = prt.runtime
     return [
         rt.cxx,
-        *rt.flags,
+        *with_optimization(rt.flags, optimize),
         "-include",
-        str(prt.header),
+        str(header or prt.header),
         "-I",
         str(rt.directory),
         "-I",

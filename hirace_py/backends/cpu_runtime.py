@@ -56,9 +56,12 @@ CUDA_VERSION = 12000
 #   module, so two kernel files with a same-named helper would share one array.
 # -g1: line tables, to map a faulting instruction to its source line (DWARF 4:
 #   binutils 2.40's addr2line misreads DWARF 5 file tables after #line).
+OPTIMIZE = "-O2"
+"""The optimisation level of BASE_FLAGS; a program's own units may use another
+(`hirace_py.backends.cpu_program.compile_flags`)."""
 BASE_FLAGS = (
     "-std=gnu++17",
-    "-O2",
+    OPTIMIZE,
     "-g1",
     "-gdwarf-4",
     "-fPIC",

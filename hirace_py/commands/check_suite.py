@@ -43,6 +43,10 @@ def add_options(group: argparse._ArgumentGroup) -> list[argparse.Action]:
                            help="an output line saying the results match the serial code's"),
         group.add_argument("--differs", metavar="REGEX",
                            help="an output line saying the results differ from the serial code's"),
+        group.add_argument("--optimize", choices=("O2", "O1", "Og", "O0"),
+                           help="optimisation level of the codes' own units on the CPU "
+                           "backend (default: Og, which builds about twice as fast as O2; "
+                           "runs on small inputs stay cheap)"),
         group.add_argument("--jobs", type=int,
                            help="codes run in parallel processes (default: 1)"),
         group.add_argument("--scheduler", metavar="ADDRESS",
@@ -133,6 +137,7 @@ def _indigo_request(args: argparse.Namespace) -> Request:
         tuple(sorted(defines(args).items())), timeout,
         _pattern(args.matches, programs.DEFAULT_MATCHES, "--matches"),
         _pattern(args.differs, programs.DEFAULT_DIFFERS, "--differs"), args.engine,
+        f"-{args.optimize or 'Og'}",
     )  # fmt: skip
     settings.command(Path("program"), programs.Input("input", Path("input"), ""))
     progress = args.progress or sys.stderr.isatty()

@@ -87,6 +87,9 @@ class Settings:
     differs: str = DEFAULT_DIFFERS
     engine: str = "fsm"
     """The race engine: "fsm", "values" or "both" (hirace_py.values.programs)."""
+    optimize: str = "-Og"
+    """Optimisation level of each code's own units on the CPU backend: -Og
+    builds about twice as fast as -O2 (docs/performance.md, "Indigo suites")."""
 
     def command(self, executable: Path, data: Input) -> list[str]:
         values = {"input": str(data.path), "threads": self.threads, "blocks": self.blocks}
@@ -100,6 +103,7 @@ class Settings:
         """What besides threads, blocks and backend decides a run's result."""
         values = {"args": self.args, "include": self.include_dirs, "defines": self.defines,
                   "timeout": self.timeout, "matches": self.matches, "differs": self.differs,
+                  "optimize": self.optimize,
                   "config": {f.name: repr(getattr(self.config, f.name))
                              for f in fields(self.config) if f.name != "source"}}  # fmt: skip
         if self.engine != "fsm":  # (fsm rows keep the keys they had before engines)
@@ -185,7 +189,7 @@ class CodeRunner:
             options = BuildOptions(
                 sources=(code.path,), output=Path(code.path.stem), cpu=settings.backend == "cpu",
                 include_dirs=settings.include_dirs, defines=dict(settings.defines),
-                config=settings.config,
+                config=settings.config, optimize=settings.optimize,
             )  # fmt: skip
             for engine, engine_options in builds(options, settings.engine).items():
                 built = cached_build(engine_options)
