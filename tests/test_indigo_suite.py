@@ -325,10 +325,10 @@ def test_a_program_that_dies_is_an_error_row_and_its_output_is_kept(
 def test_a_hang_the_label_predicts_is_judged_and_not_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A program that keeps launching kernels is ended at its deadline with its
-    report, so a racy livelock code is still found; one that hangs without
-    launching is killed (no verdict). Either is an error only when the code's
-    label does not say it may never finish."""
+    """A program that keeps launching kernels is ended at its deadline or launch
+    limit with its report, so a racy livelock code is still found; one that
+    hangs without launching is killed (no verdict). Either is an error only
+    when the code's label does not say it may never finish."""
     root = tmp_path / "suite"
     root.mkdir()
     launches = (
@@ -349,11 +349,11 @@ def test_a_hang_the_label_predicts_is_judged_and_not_an_error(
     assert (s["tests"], s["hung"], s["hung_unexpected"], s["errors"]) == (3, 3, 1, 1)
     assert (s["expected_racy"], s["found"], s["false_alarms"]) == (1, 1, 0)
     assert [e["code"] for e in s["error_codes"]] == ["spin.cu"]
-    assert "did not finish in time (ended at its deadline)" in s["error_codes"][0]["error"]
+    assert "did not finish (ended at its deadline or launch limit)" in s["error_codes"][0]["error"]
     status, out, _ = check([str(root), "--inputs", str(GRAPHS / "dag_8.egr"), "--args", "",
                             "--timeout", "4"], capsys)  # fmt: skip
     assert "spin_raceBug_LivelockBug.cu on " in out
-    assert ": as labelled (LivelockBug); ended at its deadline" in out
+    assert ": as labelled (LivelockBug); ended at its deadline or launch limit" in out
     assert "stuck_LivelockBug.cu on " in out and "killed, no verdict" in out
 
 

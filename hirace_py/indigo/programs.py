@@ -21,10 +21,11 @@ A run is an error row when the program cannot be built, is killed at the
 time limit, or ends without writing its report (killed by a signal, or
 exited through a path that skips the report); a non-zero exit status alone
 is not an error (drivers exit 1 when the results differ), it is kept in the
-row. A program still launching kernels at `DEADLINE_SHARE` of the time limit
-is ended at its next launch by the CPU backend (`HIRACE_DEADLINE`), with its
-report: the row is marked `hung` and judged on what ran (a planted livelock
-never finishes, and its race must still be judged).
+row. A program still launching kernels at `DEADLINE_SHARE` of the time limit,
+or making more than `LAUNCH_LIMIT` launches, is ended at its next launch by
+the CPU backend (`HIRACE_DEADLINE`, `HIRACE_LAUNCH_LIMIT`), with its report:
+the row is marked `hung` and judged on what ran (a planted livelock never
+finishes, and its race must still be judged).
 Launches run with exited threads counted as arrived at barriers
 (`HIRACE_EXITED_THREADS=arrive`, what current GPUs do).
 """
@@ -57,6 +58,11 @@ DEFAULT_DIFFERS = r"(?i)verification failed|results? differ|mismatch|^total erro
 DEADLINE_SHARE = 0.5
 """The program's own deadline, as a share of the time limit: the rest is for
 writing its report and exiting before it would be killed."""
+LAUNCH_LIMIT = 2000
+"""Kernel launches a run may make: a program making more is ended like one
+past its deadline (a livelock of short launches would otherwise write a
+report of thousands of launches; the codes of a suite on small inputs make
+tens to hundreds)."""
 OUTPUT_KEPT = 4000
 """Characters of a run's stdout and stderr kept in its row (the end of each)."""
 
@@ -254,7 +260,8 @@ class CodeRunner:
             env = {**os.environ, "HIRACE_DUMP": str(report),
                    "HIRACE_EXITED_THREADS": "arrive", "HIRACE_BOUNDS": "continue",
                    "HIRACE_TIMEOUT": f"{s.timeout:g}",
-                   "HIRACE_DEADLINE": f"{DEADLINE_SHARE * s.timeout:g}"}  # fmt: skip
+                   "HIRACE_DEADLINE": f"{DEADLINE_SHARE * s.timeout:g}",
+                   "HIRACE_LAUNCH_LIMIT": str(LAUNCH_LIMIT)}  # fmt: skip
             try:
                 proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
                                       text=True, errors="replace", timeout=s.timeout,
@@ -266,7 +273,9 @@ class CodeRunner:
                                   "(killed; no race report)") from None  # fmt: skip
             if row is not None:
                 row.exit_status = proc.returncode
-                row.hung = proc.returncode == DEADLINE_EXIT and "(HIRACE_DEADLINE)" in proc.stderr
+                limits = ("(HIRACE_DEADLINE)", "(HIRACE_LAUNCH_LIMIT)")
+                row.hung = proc.returncode == DEADLINE_EXIT and any(
+                    limit in proc.stderr for limit in limits)
                 row.output = _tail(proc.stdout)
                 row.stderr = _tail(proc.stderr)
             if not report.is_file():

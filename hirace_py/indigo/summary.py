@@ -84,7 +84,7 @@ def judged(r: RunResult) -> bool:
 
 def error_text(r: RunResult) -> str:
     """Why a row that is not judged failed."""
-    return r.error or "the program did not finish in time (ended at its deadline)"
+    return r.error or "the program did not finish (ended at its deadline or launch limit)"
 
 
 def summarise(inputs: list[str], rows: list[RunResult]) -> list[InputSummary]:
@@ -181,7 +181,7 @@ def details(summaries: list[InputSummary]) -> str:
         "Missed (race bug tag, no race reported)": [],
         "False alarms (no race bug tag, races reported)": [],
         "Errors (not counted as race-free)": [],
-        "Runs that did not finish in time": [],
+        "Runs that did not finish": [],
         "Out-of-bounds accesses (not races)": [],
         "Codes with a bounds tag without a detected out-of-bounds access": [],
         "Codes without a race bug whose results differ from the serial code's": [],
@@ -194,7 +194,7 @@ def details(summaries: list[InputSummary]) -> str:
             where = f"{r.code} on {s.input}"
             if r.hung:
                 label = "as labelled (LivelockBug)" if r.expected_hang else "not labelled to hang"
-                how = "killed, no verdict" if r.error else "ended at its deadline"
+                how = "killed, no verdict" if r.error else "ended at its deadline or launch limit"
                 sections[titles[3]].append(f"  {where}: {label}; {how}")
             if not judged(r):
                 if not (r.hung and r.expected_hang):
