@@ -4,12 +4,16 @@
                            [--threads 256] [--blocks 1024] [--jobs 2] [--repeat 2]
 
 Checks a suite (default: the mini-suite, indigo/minisuite, on six of its
-graphs) twice per repetition, side by side in one invocation:
+graphs) three times per repetition, side by side in one invocation:
 1. cold: an empty build cache (a fresh $HIRACE_CACHE): the CPU backend's
-   runtime and every code's program are built (instrumented, compiled, linked);
-2. warm: the same cache and a fresh results database: every program is
+   runtime and every code's program are built (instrumented, compiled at
+   `hirace check`'s default -Og, linked);
+2. cold-O2: the same with another empty cache and the codes compiled at -O2
+   (`--optimize O2`, the setting before issue 13's build work), for the
+   ratio;
+3. warm: the cache of pass 1 and a fresh results database: every program is
    found in the cache, and every run is made again;
-3. cluster (once, after the repetitions): as warm, but the codes run on a
+4. cluster (once, after the repetitions): as warm, but the codes run on a
    Dask `LocalCluster` of --jobs single-threaded worker processes through
    `hirace check --scheduler` (the path a real cluster takes; here it shows
    the cost of the cluster round trips and that the table is the same).
@@ -44,8 +48,9 @@ DEFAULT_INPUTS = ("dag_60", "counter_dag_60", "power_law_150", "grid_64", "star_
 
 
 def one_pass(
-    label: str, cache: Path, db: Path, args: argparse.Namespace, scheduler: str | None = None
-) -> dict:
+    label: str, cache: Path, db: Path, args: argparse.Namespace, scheduler: str | None = None,
+    optimize: str = "Og",
+) -> dict:  # fmt: skip
     """Run `hirace check` on the suite in a fresh process with compile cache
     `cache` and a new results database (on the cluster at `scheduler` if
     given); the figures of that run."""
@@ -53,7 +58,8 @@ def one_pass(
     argv = [sys.executable, "-m", "hirace_py.cli", "check", str(args.suite), "--inputs",
             *map(str, args.inputs), "--threads", str(args.threads), "--blocks",
             str(args.blocks), *spread, "--db", str(db), "--format", "json",
-            "--backend", "cpu", *(["--args", args.args] if args.args is not None else []),
+            "--backend", "cpu", "--optimize", optimize,
+            *(["--args", args.args] if args.args is not None else []),
             *(f"-I{d}" for d in args.include)]  # fmt: skip
     env = {**os.environ, "HIRACE_CACHE": str(cache), "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
@@ -89,13 +95,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
-    passes: dict[str, list[dict]] = {"cold": [], "warm": []}
+    passes: dict[str, list[dict]] = {"cold": [], "cold-O2": [], "warm": []}
     with tempfile.TemporaryDirectory(prefix="hirace-bench-indigo-") as tmp:
         for i in range(args.repeat):
-            cache = Path(tmp) / f"cache{i}"
-            for label in ("cold", "warm"):
+            for label in ("cold", "cold-O2", "warm"):
+                cache = Path(tmp) / (f"cache{i}" if label != "cold-O2" else f"cache-O2-{i}")
                 db = Path(tmp) / f"{label}{i}.sqlite"
-                passes[label].append(one_pass(label, cache, db, args))
+                optimize = "O2" if label == "cold-O2" else "Og"
+                passes[label].append(one_pass(label, cache, db, args, optimize=optimize))
                 print(f"{label} pass {i + 1}: {passes[label][-1]['wall']:.1f} s", file=sys.stderr)
         # The workers inherit this environment: the first repetition's cache.
         os.environ["HIRACE_CACHE"] = str(Path(tmp) / "cache0")
@@ -107,21 +114,24 @@ def main() -> None:
     results = {str(p["results"]) for ps in passes.values() for p in ps}
     if len(results) != 1:
         sys.exit(f"results differ between passes: {sorted(results)}")
-    cold, warm, on_cluster = (
-        max(passes[k], key=lambda p: p["per_minute"]) for k in ("cold", "warm", "cluster")
+    cold, cold_o2, warm, on_cluster = (
+        max(passes[k], key=lambda p: p["per_minute"])
+        for k in ("cold", "cold-O2", "warm", "cluster")
     )
     print(f"{args.suite}: {cold['runs']} runs ({cold['runs'] // len(args.inputs)} codes x "
           f"{len(args.inputs)} inputs), {args.threads} threads x {args.blocks} blocks, "
           f"--jobs {args.jobs}, {os.cpu_count()} cores, best of {args.repeat}; load average "
           f"{os.getloadavg()[0]:.1f}")  # fmt: skip
-    print(f"{'pass':<6}{'wall s':>9}{'runs/min':>10}{'build s':>11}{'run s':>8}"
+    print(f"{'pass':<8}{'wall s':>9}{'runs/min':>10}{'build s':>11}{'run s':>8}"
           f"{'build %':>11}{'build s/code':>16}{'run s/run':>11}")  # fmt: skip
     codes = cold["runs"] // len(args.inputs)
-    for p in (cold, warm, on_cluster):
+    for p in (cold, cold_o2, warm, on_cluster):
         busy = p["compile"] + p["run"]
-        print(f"{p['label']:<6}{p['wall']:>9.1f}{p['per_minute']:>10.1f}{p['compile']:>11.1f}"
+        print(f"{p['label']:<8}{p['wall']:>9.1f}{p['per_minute']:>10.1f}{p['compile']:>11.1f}"
               f"{p['run']:>8.1f}{100 * p['compile'] / busy:>10.0f}%"
               f"{p['compile'] / codes:>16.2f}{p['run'] / p['runs']:>11.3f}")  # fmt: skip
+    print(f"cold throughput -Og / -O2: {cold['per_minute'] / cold_o2['per_minute']:.2f}x, "
+          f"build time per code -Og / -O2: {cold['compile'] / cold_o2['compile']:.2f}x")
     print(f"warm / cold throughput: {warm['per_minute'] / cold['per_minute']:.2f}x; "
           f"cluster / warm: {on_cluster['per_minute'] / warm['per_minute']:.2f}x; "
           "the same table in every pass")  # fmt: skip
