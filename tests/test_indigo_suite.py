@@ -207,13 +207,13 @@ def test_resume_skips_every_row_and_gives_the_same_table(
     lines = out.splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("input"))
     assert lines[head].split() == ["input", "tests", "expected", "racy", "found", "missed",
-                                   "false", "alarms", "errors", "bounds", "differs", "not",
-                                   "compared"]  # fmt: skip
+                                   "false", "alarms", "errors", "hung", "bounds", "differs",
+                                   "not", "compared"]  # fmt: skip
     racy = sum(1 for c in LABELS.values() if c["racy"])
     for line, g in zip(lines[head + 2 : head + 5], INPUTS, strict=True):
         cells = line.split()
         assert cells[0] == str(GRAPHS / g)
-        assert cells[1:8] == [str(len(LABELS)), str(racy), str(racy), "0", "0", "0", "11"]
+        assert cells[1:9] == [str(len(LABELS)), str(racy), str(racy), "0", "0", "0", "0", "11"]
     assert lines[head + 5].split()[:2] == ["total", str(total)]
     assert "Out-of-bounds accesses (not races):" in out
     assert "of 'd_nlist' (" in out
