@@ -170,6 +170,14 @@ def first_error(text: str) -> str:
     return lines[0][:300] if lines else ""
 
 
+def failure(code: int, err: str, limit: float) -> str:
+    """What went wrong with a command that exited with `code`: a timeout says
+    so (a killed compiler leaves no message), else the first error line."""
+    if code == 124:
+        return f"timed out after {limit:.0f} s"
+    return first_error(err) or f"exit status {code}"
+
+
 def nvcc_cmd(path: Path, includes: list[str], defines: tuple[str, ...], out: Path) -> list[str]:
     return ["nice", "nvcc", "-c", f"-arch={ARCH}", "-std=c++17", f"-I{path.parent}",
             *[f"-I{i}" for i in includes], *[f"-D{d}" for d in defines], str(path),
@@ -192,7 +200,8 @@ def check_file(path: Path, suite: Suite, includes: list[str], results: Results, 
         if orig is None:
             code, _, err, secs = run(nvcc_cmd(path, includes, suite.defines, work / "o.o"), 600)
             orig = {"key": orig_key, "stage": "orig", "path": str(path), "ok": code == 0,
-                    "error": "" if code == 0 else first_error(err), "time": secs}  # fmt: skip
+                    "error": "" if code == 0 else failure(code, err, 600),
+                    "time": secs}  # fmt: skip
             results.add(orig)
         entry["nvcc"] = orig["ok"]
         entry["nvcc_time"] = orig["time"]
@@ -210,7 +219,7 @@ def check_file(path: Path, suite: Suite, includes: list[str], results: Results, 
         entry["warnings"] = [ln for ln in err.splitlines() if ln.startswith(str(path))
                              or ": warning" in ln]  # fmt: skip
         if code != 0:
-            entry["instrument_error"] = first_error(err) or f"exit status {code}"
+            entry["instrument_error"] = failure(code, err, 600)
             results.add(entry)
             return entry
         info = json.loads(tables.read_text()) if tables.is_file() else {}
@@ -221,7 +230,7 @@ def check_file(path: Path, suite: Suite, includes: list[str], results: Results, 
         entry["compile_time"] = secs
         entry["compiled"] = code == 0
         if code != 0:
-            entry["compile_error"] = first_error(err)
+            entry["compile_error"] = failure(code, err, 600)
     results.add(entry)
     return entry
 
@@ -299,7 +308,7 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             code, _, err, secs = run(cmd, 900)
             entry[f"{label}_build_time"] = secs
             if code != 0:
-                entry[f"{label}_build_error"] = first_error(err) or f"exit status {code}"
+                entry[f"{label}_build_error"] = failure(code, err, 900)
                 continue
             if label == "inst":
                 entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
@@ -310,7 +319,9 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             runs[label] = (code, out)
             entry[f"{label}_status"] = code
             entry[f"{label}_run_time"] = secs
-            if code != 0:
+            if code == 124:
+                entry[f"{label}_stderr"] = f"error: timed out after {prog.timeout:.0f} s"
+            elif code != 0:
                 entry[f"{label}_stderr"] = "\n".join(err.splitlines()[-5:])[-600:]
             if label == "inst" and report.is_file():
                 rep = json.loads(to_json(dump.load(report)))

@@ -48,7 +48,7 @@ from hirace_py.backends.cpu_runtime import (
 from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, tokenize, translate
 from hirace_py.cache import build_once
 from hirace_py.cuda_headers import CUDA_HEADERS
-from hirace_py.instrument.launch_syntax import contiguous
+from hirace_py.instrument.dialect import normalized
 
 PROGRAM_HEADER = "cuda_cpu_program.h"
 PROGRAM_SOURCE = "cuda_cpu_program.cpp"
@@ -297,7 +297,7 @@ def translate_source(
     for flag in define_flags_of(defines):
         name, _, value = flag[2:].partition("=")
         macros_known[name] = value or "1"
-    unit = translate(rewrite_launches(contiguous(text)), quote_filename(display), macros_known,
+    unit = translate(rewrite_launches(normalized(text)), quote_filename(display), macros_known,
                      ProgramRenderer(f"{tag}_" if tag else ""))  # fmt: skip
     return unit.text
 

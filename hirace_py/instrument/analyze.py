@@ -1209,6 +1209,13 @@ class Planner:
         for f in devices:
             if f.spelling in self.device_names:
                 self.emit_copy(self.plan_function(f, kernel=False))
+        for c in self.main_cursors():
+            # A call through a base class reaches a pure virtual declaration: it
+            # needs the thread-taking overload that the overriders get.
+            if (c.kind == K.CXX_METHOD and c.is_pure_virtual_method()
+                    and c.spelling in self.device_names
+                    and K.CUDADEVICE_ATTR in attributes(c)):  # fmt: skip
+                self.emit_declaration_copy(c)
         self.finish()
 
     def finish(self) -> None:

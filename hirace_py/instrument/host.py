@@ -36,6 +36,7 @@ import json
 
 import clang.cindex as ci
 
+from hirace_py import cuda_api
 from hirace_py.config import Config
 from hirace_py.fsm import Action
 from hirace_py.instrument import edits
@@ -246,6 +247,8 @@ class HostPlanner:
         name = c.spelling
         if not self.hooks or not self.from_runtime(c.referenced):
             return
+        if c.referenced is not None and cuda_api.gpu_only_feature(name, c.referenced.type.spelling):
+            return  # a GPU-only overload (cudaMallocAsync from a pool): counted by gpu_only
         if name in ALLOCATORS | REGISTERS | FREES | HOST_API or name in SYMBOL_COPIES:
             self.record(c, name, function, discarded)
         elif name in LAUNCH_CALLS:

@@ -25,8 +25,8 @@ from hirace_py.cache import write_if_changed
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
 from hirace_py.includes import local_headers
+from hirace_py.instrument.dialect import normalized
 from hirace_py.instrument.files import PRELUDE, SYSTEM_PREFIXES
-from hirace_py.instrument.launch_syntax import contiguous
 
 
 class ParseError(HiraceError):
@@ -67,7 +67,7 @@ class Parsed:
     filename: str
     source: bytes
     unsaved: dict[str, bytes] = field(default_factory=dict)
-    """Headers parsed from other bytes than their files' (spaced launches joined)."""
+    """Headers parsed from other bytes than their files' (dialect.normalized)."""
     stub_dir: str = ""
     """The directory of the CUDA header stand-ins the parse used."""
     display: str = ""
@@ -271,7 +271,7 @@ def parse(
     """
     path = os.path.abspath(filename)
     dirs = [os.path.dirname(path), *(include_dirs or [])]
-    source = contiguous(source)
+    source = normalized(source)
     unsaved = _joined_headers(source, dirs)
     index = ci.Index.create()
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
@@ -304,14 +304,14 @@ def parse(
 
 
 def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
-    """The local headers `source` includes whose spaced launches had to be joined,
-    with their joined text (libclang reads them from these bytes, not the files)."""
+    """The local headers `source` includes whose nvcc-only spellings had to be rewritten,
+    with their rewritten text (libclang reads them from these bytes, not the files)."""
     out = {}
     for name, data in local_headers(source, [Path(d) for d in dirs]):
         if name.startswith(SYSTEM_PREFIXES):
             continue
         text = source_text.decode(data)
-        joined = contiguous(text)
+        joined = normalized(text)
         if joined != text:
             out[name] = source_text.encode(joined)
     return out
