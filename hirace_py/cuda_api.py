@@ -134,6 +134,8 @@ class Catalogue:
     """The parsed data file."""
 
     functions: tuple[Function, ...]
+    cuda_version: int
+    """CUDART_VERSION of the toolkit headers the catalogue is checked against."""
     macros: dict[str, dict[str, str]]
     builtins: dict[str, str]
     vector_bases: tuple[tuple[str, str, int], ...]
@@ -256,6 +258,7 @@ def catalogue() -> Catalogue:
             )
     return Catalogue(
         functions=tuple(functions),
+        cuda_version=int(data["toolkit"]["cuda_version"]),
         macros=data["macros"],
         builtins=data["builtins"],
         vector_bases=tuple((n, t, int(s)) for n, t, s in data["vectors"]["bases"]),
@@ -379,6 +382,20 @@ def _attributes(f: Function, exact: bool) -> str:
     return " ".join(f"__{s}__" for s in ("host", "device") if s in space)
 
 
+def version_macros() -> dict[str, dict[str, str]]:
+    """The version macros nvcc's headers define, from the catalogue's CUDA
+    version (as [macros] entries: `parse` and `cpu` definitions)."""
+    v = catalogue().cuda_version
+    values = {
+        "CUDART_VERSION": v,
+        "CUDA_VERSION": v,
+        "__CUDACC_VER_MAJOR__": v // 1000,
+        "__CUDACC_VER_MINOR__": v % 1000 // 10,
+        "__CUDACC_VER_BUILD__": 0,
+    }
+    return {name: {"parse": str(n), "cpu": str(n)} for name, n in values.items()}
+
+
 def prelude(exact: bool = False) -> str:
     """The parse prelude: declarations of the whole catalogue for libclang.
 
@@ -394,7 +411,7 @@ def prelude(exact: bool = False) -> str:
         "// compiled: declarations need no definitions.",
         "#pragma once",
     ]
-    for name, value in cat.macros.items():
+    for name, value in {**version_macros(), **cat.macros}.items():
         if "parse" in value:
             out.append(f"#define {name} {value['parse']}".rstrip())
     if exact:

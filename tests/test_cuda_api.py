@@ -22,6 +22,7 @@ import clang.cindex as ci
 import pytest
 
 from hirace_py import cuda_api, source_text
+from hirace_py.backends import cpu_runtime
 from hirace_py.instrument import instrument
 from hirace_py.instrument import parse as parse_module
 from hirace_py.instrument.parse import system_include_dirs
@@ -163,6 +164,21 @@ def test_every_header_function_is_in_the_catalogue_or_unsupported() -> None:
         f"unsupported or GPU-only undeclared: {unsupported}; "
         f"device side of the runtime unsupported: {device_only_unsupported}"
     )
+
+
+def test_the_catalogue_claims_the_version_of_the_headers() -> None:
+    """CUDART_VERSION, as the parse and the CPU backend define it, is the
+    version of the toolkit headers the catalogue is checked against."""
+    include = toolkit_include()
+    assert include is not None
+    text = (include / "cuda_runtime_api.h").read_text(errors="replace")
+    m = re.search(r"^#define CUDART_VERSION\s+(\d+)", text, re.M)
+    assert m is not None
+    version = int(m[1])
+    assert cuda_api.catalogue().cuda_version == version
+    assert f"#define CUDART_VERSION {version}\n" in cuda_api.prelude()
+    assert cpu_runtime.predefined_macros()["CUDART_VERSION"] == str(version)
+    assert f"#define CUDART_VERSION {version}\n" in cpu_runtime.render("cuda_cpu.h.j2")
 
 
 def test_the_catalogue_declares_nothing_the_headers_do_not() -> None:

@@ -42,7 +42,6 @@ DEFAULT_STACK_KB = 256
 # Consecutive atomics after which a thread yields to the rest of its block.
 SPIN_LIMIT = 4096
 CUDA_ARCH = 800
-CUDA_VERSION = 12000
 
 # Flags of every compile: the runtime library, its precompiled header and
 # kernels must agree (a precompiled header is only used under the same flags).
@@ -82,6 +81,10 @@ def _reduces() -> list[tuple[str, str]]:
     return [(op, f"kReduce{op.capitalize()}") for op in ops]
 
 
+def _version_macros() -> dict[str, str]:
+    return {name: v["cpu"] for name, v in cuda_api.version_macros().items()}
+
+
 def template_context() -> dict[str, object]:
     """Values rendered into the runtime templates."""
     return {
@@ -91,7 +94,7 @@ def template_context() -> dict[str, object]:
         "spin_limit": SPIN_LIMIT,
         "default_stack_kb": DEFAULT_STACK_KB,
         "cuda_arch": CUDA_ARCH,
-        "cuda_version": CUDA_VERSION,
+        "version_macros": _version_macros(),
         "vector_types": cuda_api.vector_types(),
         "reduces": _reduces(),
         "cpu_functions": cuda_api.cpu_functions(),
@@ -107,8 +110,7 @@ def predefined_macros() -> dict[str, str | None]:
     return {
         "__CUDACC__": "1",
         "__CUDA_ARCH__": str(CUDA_ARCH),
-        "__CUDACC_VER_MAJOR__": str(CUDA_VERSION // 1000),
-        "CUDART_VERSION": str(CUDA_VERSION),
+        **_version_macros(),
         "HIRACE_CPU": "1",
         "__cplusplus": "201703",
         "__GNUC__": "1",
