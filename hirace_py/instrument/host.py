@@ -399,7 +399,33 @@ class HostPlanner:
                         "is checked only if its own file is instrumented too",
                         subject=kernel)  # fmt: skip
 
+    def default_arguments(self, c: ci.Cursor, callee: ci.Cursor) -> None:
+        """For the CPU backend, a launch that leaves trailing parameters to their
+        default arguments gets them written out (`hr::launch` calls the kernel
+        through a pointer, which has no default arguments): the default's text
+        from the kernel's declaration, in parentheses, before the call's `)`."""
+        ref = callee.referenced
+        if self.target != "cpu" or ref is None or self.p.inside_macro(c):
+            return
+        explicit = len(self.p.explicit_arguments(c))
+        params = list(ref.get_arguments())
+        if len(params) <= explicit:
+            return
+        defaults = []
+        for p in params[explicit:]:
+            tokens = [t.spelling for t in p.get_tokens()]
+            if "=" not in tokens:
+                return  # not a default argument: leave the error to the compiler
+            defaults.append(" ".join(tokens[tokens.index("=") + 1 :]))
+        src = self.p.file(c).source
+        end = c.extent.end.offset
+        if src[end - 1 : end] != b")":
+            return
+        text = "".join(f"{', ' if explicit or i else ''}({d})" for i, d in enumerate(defaults))
+        self.edit(c, edits.insert(end - 1, text))
+
     def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor, function: str) -> None:
+        self.default_arguments(c, callee)
         if not self.hooks:
             self.deduced_kernel(c, callee)
             return
