@@ -114,7 +114,8 @@ def instrument(
         text = f'{width}#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
         return Instrumented(text, planner.tables, filename, headers=headers)
     head = (f'#define HIRACE_PROGRAM 1\n{width}#include "{HEADER_NAME}"\n{bases}'
-            "static hirace::host::Unit& hirace_unit();\n")  # fmt: skip
+            "static hirace::host::Unit& hirace_unit();\n"
+            "static const char* hirace_kernel_name(const void*, const char*);\n")  # fmt: skip
     tail = unit_tables(planner.tables, display, host.device_symbols(), config)
     text = f'{head}#line 1 "{display}"\n{body}\n#line 1 "hirace-generated"{tail}'
     return Instrumented(text, planner.tables, filename, program=True, headers=headers)

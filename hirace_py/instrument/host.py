@@ -439,6 +439,12 @@ class HostPlanner:
         if len(conf) < 2:
             return
         name = callee.referenced.spelling if callee.referenced is not None else callee.spelling
+        # A launch through a function pointer names its kernel at run time:
+        # the unit's hirace_kernel_name finds it among the unit's kernels.
+        through_pointer = callee.referenced is not None and callee.referenced.kind not in (
+            K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)  # fmt: skip
+        kernel_name = (f"hirace_kernel_name((const void*)({self.p.text(callee)}), "
+                       f"{_c_string(name)})" if through_pointer else _c_string(name))  # fmt: skip
         texts = [self.p.text(a) for a in conf[:4]]
         shared = texts[2] if len(texts) > 2 else "0"
         stream = texts[3] if len(texts) > 3 else "0"
@@ -467,7 +473,7 @@ class HostPlanner:
             s, e,
             "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s, cudaStream_t hirace_st) { "
             f"hirace::host::before_launch({self.at(c, function, True)}, hirace_unit(), "
-            f"{_c_string(name)}, hirace_g, hirace_b, hirace_s, hirace_st); ",
+            f"{kernel_name}, hirace_g, hirace_b, hirace_s, hirace_st); ",
             f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared}, {stream})",
         ))  # fmt: skip
         if self.target == "cpu":
@@ -477,7 +483,7 @@ class HostPlanner:
             self.edit(c, edits.replace(lt.extent.start.offset, lt.extent.end.offset, ", "))
             self.edit(c, edits.replace(gt.extent.start.offset, gt.extent.end.offset, ")"))
         self.launches += 1
-        if name not in self.kernel_names and self.warn_uninstrumented:
+        if name not in self.kernel_names and self.warn_uninstrumented and not through_pointer:
             self.p.warn(
                 c,
                 "launch",
@@ -522,6 +528,16 @@ def unit_tables(tables: Tables, display: str, symbols: list[tuple[str, int]],
         ",\n".join(f"  {{{_c_string(k.name)}, {k.shared_units}u}}" for k in instrumented)
         or '  {"", 0u}'
     )
+    # Kernels a function pointer may hold, by address (templates have none
+    # until instantiated; an overloaded name has no single address).
+    counts: dict[str, int] = {}
+    for k in tables.kernels:
+        counts[k.qualified or k.name] = counts.get(k.qualified or k.name, 0) + 1
+    by_address = "".join(
+        f"  if (k == (const void*)&::{k.qualified or k.name}) return {_c_string(k.name)};\n"
+        for k in instrumented
+        if not k.template and counts[k.qualified or k.name] == 1
+    )
     registrations = "".join(
         f"  hirace_register_symbol({n}, {g}u, {_c_string(n)});\n" for n, g in symbols
     )
@@ -550,6 +566,9 @@ static hirace::host::Unit& hirace_unit() {{
       {tables.dynamic_shared_offset}u, {tables.dynamic_shared_gran_log2}u,
       hirace_register_symbols, hirace_write_state, false}};
   return unit;
+}}
+static const char* hirace_kernel_name(const void* k, const char* spelled) {{
+{by_address}  return spelled;
 }}
 static const hirace::host::Config hirace_config{{{settings}}};
 static const bool hirace_registered = hirace::host::register_unit(&hirace_unit(), hirace_config);
