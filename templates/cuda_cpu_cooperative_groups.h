@@ -2,8 +2,10 @@
 // and <cooperative_groups/scan.h>), hirace's own, for sources compiled by g++.
 //
 // Groups are small values naming the calling thread's group: its lanes in the
-// warp (tiles and coalesced groups never span warps here), its size and the
-// caller's rank. Every collective goes through the fiber engine (cuda_cpu.h):
+// warp (tiles of at most 32 threads and coalesced groups never span warps), its
+// size and the caller's rank. Tiles of 64 to 1024 threads (multi-warp tiles)
+// span warps: their collectives meet at a barrier of the tile's threads only,
+// kept per block and tile (details::TileBarrier). Every collective goes through the fiber engine (cuda_cpu.h):
 // a block's sync is the block barrier, a tile's or coalesced group's sync a
 // warp barrier over the group's lanes, shuffles and votes the engine's warp
 // operations with the group's mask, and a grid's sync the engine's grid
@@ -20,6 +22,7 @@
 
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 namespace cooperative_groups {
 
@@ -59,6 +62,50 @@ inline unsigned unpack(unsigned packed, unsigned mask) {
 }
 
 enum Kind : unsigned { kBlock, kTile, kCoalesced };
+
+// The meeting point of a multi-warp tile's threads: a counting barrier
+// (threads that arrive early yield to the block's others until the last one
+// arrives) and the bytes its collectives exchange. One per tile of a block
+// (at most 1024 / 64), per OS thread: only one block of a launch runs its
+// threads at a time on one OS thread (cooperative launches switch blocks at
+// grid barriers only), so the block that finds a tile's barrier idle takes it.
+struct TileBarrier {
+    unsigned long long block = ~0ull, generation = 0;
+    unsigned arrived = 0;
+    std::vector<unsigned char> bytes;
+};
+
+inline TileBarrier& tile_barrier(unsigned tile, const char* file, int line) {
+    static thread_local TileBarrier barriers[1024 / 64];
+    TileBarrier& b = barriers[tile % (1024 / 64)];
+    if (b.block != ::hr::g_block_linear) {
+        if (b.arrived != 0)
+            ::hr::kernel_error("cooperative_groups: hirace's CPU backend cannot run two "
+                               "blocks' multi-warp tile collectives at once", file, line);
+        b.block = ::hr::g_block_linear;
+    }
+    return b;
+}
+
+// Waits until all `n` threads of tile `tile` of this block arrive.
+inline void tile_sync(unsigned tile, unsigned n, const char* file, int line) {
+    TileBarrier& b = tile_barrier(tile, file, line);
+    unsigned long long generation = b.generation;
+    if (++b.arrived == n) {
+        b.arrived = 0;
+        ++b.generation;
+        return;
+    }
+    // Cooperative scheduling: the others run while this thread yields. A
+    // thread of the tile that exited or waits elsewhere would leave it
+    // waiting for ever: after this many turns it is a kernel error.
+    for (unsigned long long turns = 0; b.generation == generation; ++turns) {
+        if (turns > (1ull << 26))
+            ::hr::kernel_error("cooperative_groups: a multi-warp tile's collective waits for "
+                               "threads of the tile that never reach it", file, line);
+        ::hr::yield_now();
+    }
+}
 
 // A shuffle of a value of any trivially copyable type, as CUDA's group
 // shuffles take one: the engine moves 8 bytes at a time, so a larger value
@@ -162,15 +209,30 @@ class thread_block : public thread_group {
     dim3 dim_threads() const { return blockDim; }
 };
 
-inline thread_block this_thread_block() { return thread_block(); }
+// Scratch memory for multi-warp tiles on GPUs that need it; the CPU backend
+// keeps its own, so it only reserves the name.
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {
+    unsigned char reserved[8];
+};
 
-// A tile of N threads (a power of two, at most 32): lanes [k*N, (k+1)*N) of a
-// warp. ParentT is only part of the type, as in CUDA; all tiles of one size
-// convert to one another.
-template <unsigned N, class ParentT = void>
-class thread_block_tile : public warp_group {
-    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                  "hirace's CPU backend supports tiles of 1 to 32 threads, a power of two");
+inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned int MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+    return thread_block();
+}
+
+// A tile of N threads, a power of two. ParentT is only part of the type, as in
+// CUDA; all tiles of one size convert to one another. MultiWarp (N > 32)
+// chooses the implementation, as CUDA's own thread_block_tile does.
+template <unsigned N, class ParentT = void, bool MultiWarp = (N > 32)>
+class thread_block_tile;
+
+// Tiles of at most 32 threads: lanes [k*N, (k+1)*N) of a warp.
+template <unsigned N, class ParentT>
+class thread_block_tile<N, ParentT, false> : public warp_group {
+    static_assert(N >= 1 && (N & (N - 1)) == 0,
+                  "thread_block_tile: the size must be a power of two");
 
   public:
     // The caller's tile of a parent group whose rank is `parent_rank` of `parent_size`.
@@ -211,6 +273,77 @@ class thread_block_tile : public warp_group {
     T shfl_xor(T var, unsigned lane_mask, const char* file = __builtin_FILE(),
                int line = __builtin_LINE()) const {
         return details::shuffle(::hr::Op::kShflXor, file, line, mask_, var, int(lane_mask), int(N));
+    }
+
+  private:
+    unsigned meta_rank_, meta_size_;
+};
+
+// Tiles of 64 to 1024 threads: ranks [k*N, (k+1)*N) of the parent, whole warps.
+// Like CUDA's, they have sync, shfl, any and all (and cg::reduce and the
+// scans), each a meeting of the tile's threads (details::tile_sync).
+template <unsigned N, class ParentT>
+class thread_block_tile<N, ParentT, true> : public thread_group {
+    static_assert((N & (N - 1)) == 0 && N <= 1024,
+                  "thread_block_tile: the size must be a power of two, at most 1024");
+
+  public:
+    thread_block_tile(unsigned parent_rank, unsigned parent_size)
+        : thread_group(details::kTile, 0, N, parent_rank % N),
+          meta_rank_(parent_rank / N),
+          meta_size_((parent_size + N - 1) / N) {}
+    template <class OtherParent>
+    thread_block_tile(const thread_block_tile<N, OtherParent>& other)
+        : thread_group(other), meta_rank_(other.meta_group_rank()),
+          meta_size_(other.meta_group_size()) {}
+
+    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        details::tile_sync(meta_rank_, N, file, line);
+    }
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned num_threads() { return N; }
+    unsigned thread_rank() const { return rank_; }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
+
+    // Every rank's value, in rank order, to every rank.
+    template <class T>
+    void gather(const T& value, T* out, const char* file, int line) const {
+        static_assert(std::is_trivially_copyable<T>::value,
+                      "multi-warp tile collectives exchange trivially copyable values");
+        details::TileBarrier& b = details::tile_barrier(meta_rank_, file, line);
+        if (b.bytes.size() < N * sizeof(T)) {
+            // Every rank grows it before any writes: the meeting orders them.
+            details::tile_sync(meta_rank_, N, file, line);
+            if (b.bytes.size() < N * sizeof(T)) b.bytes.resize(N * sizeof(T));
+            details::tile_sync(meta_rank_, N, file, line);
+        }
+        memcpy(b.bytes.data() + rank_ * sizeof(T), &value, sizeof(T));
+        details::tile_sync(meta_rank_, N, file, line);
+        memcpy(static_cast<void*>(out), b.bytes.data(), N * sizeof(T));
+        details::tile_sync(meta_rank_, N, file, line);
+    }
+
+    template <class T>
+    T shfl(T var, unsigned src, const char* file = __builtin_FILE(),
+           int line = __builtin_LINE()) const {
+        T all[N];
+        gather(var, all, file, line);
+        return all[src % N];
+    }
+    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        int all[N];
+        gather(int(predicate != 0), all, file, line);
+        for (unsigned r = 0; r < N; ++r)
+            if (all[r]) return 1;
+        return 0;
+    }
+    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+        int every[N];
+        gather(int(predicate != 0), every, file, line);
+        for (unsigned r = 0; r < N; ++r)
+            if (!every[r]) return 0;
+        return 1;
     }
 
   private:
@@ -422,6 +555,26 @@ T inclusive(const Group& g, T value, Op op, const char* file, int line) {
         else if (r <= me)
             acc = op(acc, other);
     }
+    return acc;
+}
+
+// A multi-warp tile's fold and scan: one exchange of every rank's value, then
+// each rank combines them in rank order (the same result everywhere).
+template <unsigned N, class P, class T, class Op>
+T fold(const thread_block_tile<N, P, true>& g, T value, Op op, const char* file, int line) {
+    T all[N];
+    g.gather(value, all, file, line);
+    T acc = all[0];
+    for (unsigned r = 1; r < N; ++r) acc = op(acc, all[r]);
+    return acc;
+}
+
+template <unsigned N, class P, class T, class Op>
+T inclusive(const thread_block_tile<N, P, true>& g, T value, Op op, const char* file, int line) {
+    T all[N];
+    g.gather(value, all, file, line);
+    T acc = all[0];
+    for (unsigned r = 1; r <= g.thread_rank(); ++r) acc = op(acc, all[r]);
     return acc;
 }
 
