@@ -246,6 +246,12 @@ class Program:
     ignore: list[str]
     timeout: float = 300.0
     data: list[Path] = field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
+
+    def missing_inputs(self) -> list[str]:
+        """The input files it reads that are neither in its directory nor in data/."""
+        here = (self.directory, self.directory / "data")
+        return [n for n in self.inputs if not any((d / n).exists() for d in here)]
 
 
 def programs_of(directory: Path, suite: Suite, includes: list[str],
@@ -264,7 +270,8 @@ def programs_of(directory: Path, suite: Suite, includes: list[str],
                            [str(a) for a in p.get("args", [])],
                            [*includes, *p.get("include", [])],
                            [*suite.ignore, *p.get("ignore", [])],
-                           float(p.get("timeout", 300)), [d / "data"]))  # fmt: skip
+                           float(p.get("timeout", 300)), [d / "data"],
+                           list(p.get("inputs", []))))  # fmt: skip
     if suite.every_file is not None:
         e = suite.every_file
         for path in walk(directory, per_dir):
@@ -291,6 +298,11 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
     entry: dict = {"key": key, "stage": "program", "suite": prog.suite.name,
                    "name": prog.name, "dir": str(prog.directory)}  # fmt: skip
     start = time.perf_counter()
+    missing = prog.missing_inputs()
+    if missing:
+        entry.update(built=False, ran=False, equal=False, missing_inputs=missing, time=0.0)
+        results.add(entry)
+        return entry
     with tempfile.TemporaryDirectory(prefix="hirace-rwp-") as tmp:
         runs = {}
         for label, flags in (("inst", []), ("orig", ["--no-instrument"])):
@@ -382,16 +394,20 @@ def program_table(entries: list[dict]) -> str:
                      why(e)))  # fmt: skip
     n = len(entries)
     ok = sum(1 for e in entries if e["equal"] and not e.get("uninstrumented_launches"))
+    no_inputs = sum(1 for e in entries if e.get("missing_inputs"))
     rows.append(("**total**", sum(e["built"] for e in entries), sum(e["ran"] for e in entries),
                  sum(e["equal"] for e in entries), sum(e.get("launches", 0) for e in entries),
                  sum(e.get("uninstrumented_launches", 0) for e in entries),
                  sum(e.get("races", 0) for e in entries), sum(e.get("warnings", 0) or 0
                  for e in entries), f"{sum(e['time'] for e in entries):.0f}",
-                 f"{ok}/{n} fully checked and equal"))  # fmt: skip
+                 f"{ok}/{n} fully checked and equal ({ok}/{n - no_inputs} of those whose "
+                 "inputs the corpus has)"))  # fmt: skip
     return markdown(head, rows)
 
 
 def why(e: dict) -> str:
+    if e.get("missing_inputs"):
+        return f"not run: input files not in the corpus: {', '.join(e['missing_inputs'])}"
     for k in ("inst_build_error", "orig_build_error"):
         if k in e:
             return f"{k.split('_')[0]} build: {e[k]}"[:160].replace("|", "\\|")
