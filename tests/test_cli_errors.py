@@ -290,11 +290,17 @@ __global__ void k(volatile int* stop) { while (!stop[0]) { } }
 """
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_one_line_and_status_130(tmp_path: Path) -> None:
     files(tmp_path, k__cu=SPIN, s__toml=spec("k", 'stop = { dtype = "int32", length = 1 }\n', 1))
+    # A shell job started with `&` passes SIGINT on as ignored, and Python then
+    # installs no handler: the child starts with the default, as in a terminal.
     proc = subprocess.Popen([sys.executable, "-m", "hirace_py.cli", *CHECK],
                             cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)  # fmt: skip
+                            text=True, preexec_fn=_default_sigint)  # fmt: skip
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the backend note: compiled, about to launch
     assert "backend cpu" in first
