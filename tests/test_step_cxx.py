@@ -14,53 +14,29 @@ docs/instrumentation.md), so it never looks up the table's sync G entries.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from hirace_py import crosscheck, fsm
-from hirace_py.backends import cpu_program
 from hirace_py.instrument.runtime import include_dir
 from hirace_py.replay import replay
-from hirace_py.shadow import ShadowLayout
-from hirace_py.trace import BSYNC, GSYNC, WSYNC, Grid
+from hirace_py.trace import BSYNC, GSYNC, Grid
+from tests import step_harness
 
 GRID = Grid(2, 2, 2)
-HARNESS = Path(__file__).parent / "cxx" / "step_harness.cpp"
 SAMPLE = 40_000
 
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("step")
-    prt = cpu_program.program_runtime()
-    flags = cpu_program.compile_flags(prt, [Path(include_dir())], {}, tmp)
-    obj, exe = tmp / "step.o", tmp / "step"
-    cpu_program.compile_object(HARNESS, obj, flags, HARNESS.read_text(), "step_harness.cpp")
-    cpu_program.link(prt, [obj], exe)
-    return exe
+    return step_harness.build(tmp_path_factory.mktemp("step"), Path(include_dir()), {})
 
 
 def run_harness(exe: Path, batch: crosscheck.Batch, sites: np.ndarray) -> np.ndarray:
     """States after each event from the C++ step(), as replay() returns them."""
-    grid = batch.grid
-    layout = ShadowLayout.for_launch(grid.warps * 32, grid.blocks, sites=4)
-    f = {x.name: x for x in layout.fields()}
-    n_traces, n_events = batch.ops.shape
-    header = [grid.blocks, grid.warps, grid.lanes, batch.n_locs,
-              f["tid"].shift, f["block"].shift, f["wc"].shift, f["bc"].shift,
-              layout.site_bits, layout.tid_bits, layout.block_bits, layout.wc_bits,
-              n_traces, n_events]  # fmt: skip
-    # The harness's op codes: 0-3 accesses, 4 block barrier, 5 warp barrier.
-    ops = np.select([batch.ops == BSYNC, batch.ops == WSYNC], [4, 5], batch.ops)
-    events = np.stack([ops, batch.who, batch.locs, sites], axis=2).astype(np.int64)
-    text = " ".join(map(str, header)) + "\n" + " ".join(map(str, events.ravel().tolist()))
-    run = subprocess.run([str(exe)], input=text, capture_output=True, text=True, timeout=300,
-                         env={"HIRACE_QUIET": "1"})  # fmt: skip
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    return np.array(run.stdout.split(), np.int32).reshape(n_traces, n_events)
+    return step_harness.run(exe, batch, sites, n_sites=4)
 
 
 def site_choices(batch: crosscheck.Batch) -> list[np.ndarray]:

@@ -21,7 +21,6 @@ and state for state equal to `hirace_py.replay` with the same groups (what
 from __future__ import annotations
 
 import itertools
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -30,16 +29,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hirace_py import crosscheck, oracle
-from hirace_py.backends import cpu_program
 from hirace_py.fsm import RACE
 from hirace_py.instrument.runtime import include_dir
 from hirace_py.replay import replay
-from hirace_py.shadow import ShadowLayout
 from hirace_py.trace import BSYNC, WSYNC, Grid
+from tests import step_harness
 
 GRID = Grid(2, 2, 4)
 GROUP_LOG2 = 1
-HARNESS = Path(__file__).parent / "cxx" / "step_harness.cpp"
 GROUP_MASKS = (0x3, 0xC)
 OTHER_MASKS = (0x0, 0xF, 0x1, 0x5, 0x6, 0x7)
 # Two lanes of one group, a lane of the warp's other group, a lane of the
@@ -50,12 +47,7 @@ CAST = [GRID.thread(0, 0, 0), GRID.thread(0, 0, 1), GRID.thread(0, 0, 2),
 
 def build_harness(tmp: Path, headers: Path) -> Path:
     """The step harness built against the runtime headers in `headers`."""
-    prt = cpu_program.program_runtime()
-    flags = cpu_program.compile_flags(prt, [headers], {"HIRACE_GROUP_LOG2": GROUP_LOG2}, tmp)
-    obj, exe = tmp / "step.o", tmp / "step"
-    cpu_program.compile_object(HARNESS, obj, flags, HARNESS.read_text(), "step_harness.cpp")
-    cpu_program.link(prt, [obj], exe)
-    return exe
+    return step_harness.build(tmp, headers, {"HIRACE_GROUP_LOG2": GROUP_LOG2})
 
 
 @pytest.fixture(scope="module")
@@ -65,22 +57,7 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def runtime_states(exe: Path, batch: crosscheck.Batch) -> np.ndarray:
     """(B, n): the accessed word's state after each access event (-1 at barriers)."""
-    grid = batch.grid
-    layout = ShadowLayout.for_launch(grid.warps * 32, grid.blocks, sites=1)
-    f = {x.name: x for x in layout.fields()}
-    n_traces, n_events = batch.ops.shape
-    header = [grid.blocks, grid.warps, grid.lanes, batch.n_locs,
-              f["tid"].shift, f["block"].shift, f["wc"].shift, f["bc"].shift,
-              layout.site_bits, layout.tid_bits, layout.block_bits, layout.wc_bits,
-              n_traces, n_events]  # fmt: skip
-    ops = np.select([batch.ops == BSYNC, batch.ops == WSYNC], [4, 5], batch.ops)
-    sites = np.zeros_like(ops)
-    events = np.stack([ops, batch.who, batch.locs, sites], axis=2).astype(np.int64)
-    text = " ".join(map(str, header)) + "\n" + " ".join(map(str, events.ravel().tolist()))
-    run = subprocess.run([str(exe)], input=text, capture_output=True, text=True, timeout=600,
-                         env={"HIRACE_QUIET": "1"})  # fmt: skip
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    return np.array(run.stdout.split(), np.int32).reshape(n_traces, n_events)
+    return step_harness.run(exe, batch, np.zeros(batch.ops.shape, np.int64), n_sites=1)
 
 
 def oracle_races(batch: crosscheck.Batch) -> np.ndarray:
