@@ -46,7 +46,7 @@ from hirace_py.config import Config
 from hirace_py.errors import HiraceError
 from hirace_py.includes import local_headers
 from hirace_py.instrument import instrument, runtime
-from hirace_py.instrument.api import Instrumented, relocate
+from hirace_py.instrument.api import GROUP_WIDTH_DEFINE, Instrumented, relocate
 from hirace_py.instrument.files import HeaderCopy, tag_of
 from hirace_py.instrument.model import Warning
 from hirace_py.program_inputs import CUDA, LINK, C, c_compiler, kind_of, nvcc_link_flags
@@ -321,8 +321,12 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
         source_text.write(translated,
                           cpu_program.translate_source(s.text, display, options.defines))
         obj = work / f"{s.name}.o"
+        # A unit with narrow lane groups defines HIRACE_GROUP_LOG2 before its
+        # runtime include; the precompiled runtime has the default width, so
+        # that unit parses the runtime header itself.
+        own = None if GROUP_WIDTH_DEFINE in s.text else header
         flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve(),
-                                          options.optimize, header)  # fmt: skip
+                                          options.optimize, own)  # fmt: skip
         cpu_program.compile_object(translated, obj, flags, _read(s.path), display)
         return obj
 

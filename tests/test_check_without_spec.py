@@ -97,7 +97,8 @@ def test_bad_options_without_a_spec(
 def test_spec_writes_a_spec_that_check_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    structs = "struct P { int x; };\n__global__ void by_struct(P p, int* a) { a[0] = p.x; }\n"
+    # A struct with a pointer field: only a spec can give the pointer a value.
+    structs = "struct P { int* x; };\n__global__ void by_struct(P p, int* a) { a[0] = *p.x; }\n"
     (tmp_path / "k.cu").write_text(RACY + CLEAN.replace("void k(", "void clean(") + structs)
     code, out, err = cli(["spec", "k.cu", "--block", "64", "-o", "s.toml"], tmp_path, capsys)
     assert code == ExitCode.CLEAN, err

@@ -54,6 +54,10 @@ class StrictError(Exception):
     """Raised by `instrument(strict=True)` when the rewriter had warnings."""
 
 
+GROUP_WIDTH_DEFINE = "#define HIRACE_GROUP_LOG2"
+"""How an instrumented unit with lane groups narrower than a warp starts."""
+
+
 def instrument(
     source: str,
     filename: str = "kernel.cu",
@@ -109,7 +113,7 @@ def instrument(
     # the device code partitions warps into tiles of one constant width.
     log2 = groups.group_log2(planner.warp_barrier_widths, planner.tile_widths)
     planner.tables.group_log2 = log2
-    width = f"#define HIRACE_GROUP_LOG2 {log2}\n" if log2 != 5 else ""
+    width = f"{GROUP_WIDTH_DEFINE} {log2}\n" if log2 != 5 else ""
     if not program:
         text = f'{width}#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
         return Instrumented(text, planner.tables, filename, headers=headers)
