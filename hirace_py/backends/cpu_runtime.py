@@ -55,6 +55,9 @@ CUDA_ARCH = 800
 #   module, so two kernel files with a same-named helper would share one array.
 # -g1: line tables, to map a faulting instruction to its source line (DWARF 4:
 #   binutils 2.40's addr2line misreads DWARF 5 file tables after #line).
+# -fno-var-tracking: -g1 describes no variables, so tracking their locations
+#   (on by default with -g at -Og and above) only costs: a fifth of a program
+#   unit's compile at -Og. The code is the same (docs/performance.md).
 OPTIMIZE = "-O2"
 """The optimisation level of BASE_FLAGS; a program's own units may use another
 (`hirace_py.backends.cpu_program.compile_flags`)."""
@@ -63,6 +66,7 @@ BASE_FLAGS = (
     OPTIMIZE,
     "-g1",
     "-gdwarf-4",
+    "-fno-var-tracking",
     "-fPIC",
     "-fno-strict-aliasing",
     "-fno-threadsafe-statics",

@@ -88,12 +88,13 @@ def instrument(
     parsed = parse(source, filename, include_dirs, defines)
     planner = Planner(parsed, config.instrument_kernel)
     if target == "cpu":
-        gpu_only.refuse(planner)
+        gpu_only.refuse(planner)  # at any use: none is left to warn of below
     planner.run()
-    for use in (u for u in gpu_only.uses(planner) if u.acts):
-        planner.tables.warnings.append(
-            Warning(use.file, use.line, use.column, "gpu-only", use.warning(), use.what)
-        )
+    if target == "gpu":
+        for use in (u for u in gpu_only.uses(planner) if u.acts):
+            planner.tables.warnings.append(
+                Warning(use.file, use.line, use.column, "gpu-only", use.warning(), use.what)
+            )
     host = HostPlanner(planner, target, warn_uninstrumented=config.kernels != ())
     program = host.run() or program
     if program:

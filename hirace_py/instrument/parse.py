@@ -24,7 +24,8 @@ from hirace_py import cuda_api, source_text
 from hirace_py.cache import write_if_changed
 from hirace_py.cuda_headers import write_stand_ins
 from hirace_py.errors import HiraceError
-from hirace_py.includes import local_headers
+from hirace_py.includes import INCLUDE_RE, local_headers
+from hirace_py.instrument import precompiled
 from hirace_py.instrument.dialect import normalized
 from hirace_py.instrument.files import PRELUDE, SYSTEM_PREFIXES
 
@@ -51,6 +52,9 @@ _NVCC_ACCEPTS = (
     "variable-sized object may not be initialized",
     "'__malloc__' attribute takes no arguments",  # gcc's <omp.h>
 )
+
+# A #define (or #undef) in a user file.
+_DEFINED = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)[ \t]+(\w+)", re.M)
 
 # Diagnostics naming an identifier that is not declared.
 _UNDECLARED = re.compile(
@@ -196,67 +200,95 @@ def _search_path() -> list[str]:
     return args
 
 
-def _stamps(paths: list[str]) -> str:
-    return "".join(f"{p}\t{os.stat(p).st_mtime_ns}\n" for p in sorted(set(paths)))
-
-
-def _current(stamps: Path) -> bool:
-    """Whether every header a precompiled prelude was built from is unchanged."""
-    try:
-        lines = stamps.read_text().splitlines()
-        return all(os.stat(p).st_mtime_ns == int(t) for p, t in (x.split("\t") for x in lines))
-    except (OSError, ValueError):
-        return False
-
-
 @functools.cache
 def _prelude_pch() -> str | None:
     """The prelude precompiled (it includes the C and C++ library headers
-    nvcc's do, which take most of a parse); None if libclang cannot.
-
-    Named by the hash of the prelude and the arguments it is built with, so a
-    changed catalogue or search path builds a new one; rebuilt when a header
-    it includes changed (libclang rejects a stale one)."""
+    nvcc's do, which take most of a parse); None if libclang cannot."""
     stub = _stub_dir()
     args = [*_BASE_ARGS, "-I", stub, *_search_path()]
-    key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
-    path = Path(stub) / f"hirace_parse_prelude-{key}.pch"
-    stamps = path.with_suffix(".stamps")
-    if path.exists() and _current(stamps):
-        return str(path)
-    prelude = str(Path(stub) / PRELUDE)
-    try:
-        tu = ci.Index.create().parse(
-            prelude, args=args, options=ci.TranslationUnit.PARSE_INCOMPLETE
-        )
-    except ci.TranslationUnitLoadError:
+    pch = precompiled.precompile(Path(stub) / PRELUDE, args, cuda_api.toolkit_include_dirs())
+    return pch.path if pch else None
+
+
+@functools.cache
+def _toolkit_pch(names: tuple[str, ...], headers: frozenset[str],
+                 define_args: tuple[str, ...]) -> precompiled.Precompiled | None:  # fmt: skip
+    """The prelude and the toolkit headers `names` (real paths `headers`),
+    precompiled with the command line's macros `define_args`."""
+    if _prelude_pch() is None:
         return None
-    if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+    stub = _stub_dir()
+    text = f'#include "{PRELUDE}"\n' + "".join(f"#include <{n}>\n" for n in names)
+    key = hashlib.sha256(f"{text}\0{define_args}".encode()).hexdigest()[:12]
+    header = Path(stub) / f"hirace_parse_toolkit-{key}.h"
+    write_if_changed(header, text)
+    args = [*_BASE_ARGS, "-I", stub, *define_args, *_search_path()]
+    return precompiled.precompile(header, args, cuda_api.toolkit_include_dirs(), headers)
+
+
+def _toolkit_includes(texts: list[str], dirs: list[str]) -> dict[str, str]:
+    """The toolkit headers the user files `texts` include with `<...>`, each
+    with its real path: those the parse's search finds in a toolkit directory
+    (not among hirace's stand-ins, not in one of the user's `dirs`)."""
+    first = [_stub_dir(), *dirs]
+    toolkit = cuda_api.toolkit_include_dirs()
+    out: dict[str, str] = {}
+    for text in texts:
+        for kind, name in INCLUDE_RE.findall(text):
+            if kind != "<" or name in out:
+                continue
+            if any(os.path.isfile(os.path.join(d, name)) for d in first):
+                continue
+            found = next((os.path.join(d, name) for d in toolkit
+                          if os.path.isfile(os.path.join(d, name))), None)  # fmt: skip
+            if found is not None:
+                out[name] = os.path.realpath(found)
+    return out
+
+
+_toolkit_pch_enabled = True
+
+
+def use_toolkit_pch(enabled: bool) -> None:
+    """Whether units' toolkit headers are parsed from a precompiled header (the
+    default); off only to compare (bench/program_build.py)."""
+    global _toolkit_pch_enabled
+    _toolkit_pch_enabled = enabled
+
+
+def _unit_pch(
+    texts: list[str], dirs: list[str], defines: dict[str, str | int | None] | None
+) -> precompiled.Precompiled | None:
+    """The precompiled prelude with the toolkit headers the unit includes, or
+    None where it includes none, or defines a macro they test."""
+    includes = _toolkit_includes(texts, dirs) if _toolkit_pch_enabled else {}
+    if not includes:
         return None
-    fd, tmp = tempfile.mkstemp(dir=stub, prefix=".pch-")
-    os.close(fd)
-    try:
-        tu.save(tmp)
-    except ci.TranslationUnitSaveError:
-        os.unlink(tmp)
+    pch = _toolkit_pch(tuple(sorted(includes)), frozenset(includes.values()),
+                       tuple(_define_args(defines)))  # fmt: skip
+    if pch is None:
         return None
-    os.replace(tmp, path)
-    write_if_changed(stamps, _stamps([prelude, *(i.include.name for i in tu.get_includes())]))
-    return str(path)
+    defined = {name for text in texts for name in _DEFINED.findall(text)}
+    return None if pch.tested & defined else pch
+
+
+def _define_args(defines: dict[str, str | int | None] | None) -> list[str]:
+    return [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
 
 
 def clang_args(
-    include_dirs: list[str] | None = None, defines: dict[str, str | int | None] | None = None
+    include_dirs: list[str] | None = None,
+    defines: dict[str, str | int | None] | None = None,
+    pch: str | None = None,
 ) -> list[str]:
-    """Arguments that parse CUDA device and host code with the catalogue's prelude."""
-    pch = _prelude_pch()
+    """Arguments that parse CUDA device and host code with the catalogue's
+    prelude (precompiled: `pch`, by default the prelude's own)."""
+    pch = pch or _prelude_pch()
     prelude = ["-include-pch", pch] if pch else ["-include", str(Path(_stub_dir()) / PRELUDE)]
     args = [*_BASE_ARGS, *prelude, "-I", _stub_dir()]
     for d in include_dirs or []:
         args += ["-I", str(d)]
-    for name, value in (defines or {}).items():
-        args.append(f"-D{name}" if value is None else f"-D{name}={value}")
-    return args + _search_path()
+    return args + _define_args(defines) + _search_path()
 
 
 def parse(
@@ -272,14 +304,16 @@ def parse(
     path = os.path.abspath(filename)
     dirs = [os.path.dirname(path), *(include_dirs or [])]
     source = normalized(source)
-    unsaved = _joined_headers(source, dirs)
-    index = ci.Index.create()
-    options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    headers = local_headers(source, [Path(d) for d in dirs])
+    unsaved = _joined_headers(headers)
     files = [(path, source_text.encode(source)), *unsaved.items()]
-    try:
-        tu = index.parse(path, args=clang_args(dirs, defines), unsaved_files=files, options=options)
-    except ci.TranslationUnitLoadError as exc:
-        raise ParseError(f"{filename}: libclang could not parse the file ({exc})") from None
+    pch = _unit_pch([source, *(data.decode(errors="replace") for _, data in headers)], dirs,
+                    defines)  # fmt: skip
+    tu = _parse_file(path, filename, clang_args(dirs, defines, pch and pch.path), files)
+    if pch is not None and not pch.headers <= _included(tu):
+        # A toolkit header that only an inactive #if branch includes: the
+        # unit must not see it.
+        tu = _parse_file(path, filename, clang_args(dirs, defines), files)
     errors = [
         d
         for d in tu.diagnostics
@@ -303,11 +337,33 @@ def parse(
     return Parsed(tu, path, source_text.encode(source), unsaved, _stub_dir(), filename)
 
 
-def _joined_headers(source: str, dirs: list[str]) -> dict[str, bytes]:
-    """The local headers `source` includes whose nvcc-only spellings had to be rewritten,
-    with their rewritten text (libclang reads them from these bytes, not the files)."""
+def _parse_file(
+    path: str, filename: str, args: list[str], files: list[tuple[str, bytes]]
+) -> ci.TranslationUnit:
+    options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    try:
+        return ci.Index.create().parse(path, args=args, unsaved_files=files, options=options)
+    except ci.TranslationUnitLoadError as exc:
+        raise ParseError(f"{filename}: libclang could not parse the file ({exc})") from None
+
+
+def _included(tu: ci.TranslationUnit) -> set[str]:
+    """Real paths of the files the user files' active #include directives name
+    (a toolkit header's directive is recorded even where the PCH made it empty)."""
+    out = set()
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.INCLUSION_DIRECTIVE and not in_system_header(c.location):
+            included = c.get_included_file()
+            if included is not None:
+                out.add(os.path.realpath(included.name))
+    return out
+
+
+def _joined_headers(headers: list[tuple[str, bytes]]) -> dict[str, bytes]:
+    """The local `headers` whose nvcc-only spellings had to be rewritten, with
+    their rewritten text (libclang reads them from these bytes, not the files)."""
     out = {}
-    for name, data in local_headers(source, [Path(d) for d in dirs]):
+    for name, data in headers:
         if name.startswith(SYSTEM_PREFIXES):
             continue
         text = source_text.decode(data)

@@ -1,0 +1,1 @@
+// Found in the unit's own directory: not a toolkit header.
