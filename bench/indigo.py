@@ -1,7 +1,7 @@
 """Throughput of `hirace check SUITE --inputs ...`, cold and warm.
 
     python bench/indigo.py [--suite DIR] [--inputs F ...] [--args TEMPLATE] [-I DIR]
-                           [--threads 256] [--blocks 1024] [--jobs 2] [--repeat 2]
+                           [--threads 256] [--blocks 1024] [--jobs 2] [--repeat 2] [--no-o2]
 
 Checks a suite (default: the mini-suite, indigo/minisuite, on six of its
 graphs) three times per repetition, side by side in one invocation:
@@ -10,7 +10,7 @@ graphs) three times per repetition, side by side in one invocation:
    `hirace check`'s default -Og, linked);
 2. cold-O2: the same with another empty cache and the codes compiled at -O2
    (`--optimize O2`, the setting before issue 13's build work), for the
-   ratio;
+   ratio (left out with --no-o2);
 3. warm: the cache of pass 1 and a fresh results database: every program is
    found in the cache, and every run is made again;
 4. cluster (once, after the repetitions): as warm, but the codes run on a
@@ -19,9 +19,14 @@ graphs) three times per repetition, side by side in one invocation:
    the cost of the cluster round trips and that the table is the same).
 Each pass is one `hirace check --jobs N --db ...` process, timed from start to
 exit (interpreter start-up included). For each it prints the wall time, runs
-(codes x inputs) per minute, and the worker time split into build
-(`compile_s`, once per code) and run (`run_s`: the program's runs), summed over
-all workers, so with --jobs 2 the sum can approach twice the wall time. The
+(codes x inputs) per minute, the CPU seconds the pass used (user + system of
+`hirace check`, its workers and every compiler and program they ran; for the
+cluster pass, of the cluster's worker processes too), and the worker time split
+into build (`compile_s`, once per code) and run (`run_s`: the program's runs),
+summed over all workers, so with --jobs 2 the sum can approach twice the wall
+time. On a shared machine the wall times grow with the load and the CPU
+seconds hardly do: CPU seconds / (2 x 60) is the wall time in minutes the pass
+would take on two otherwise idle cores. The
 results must be the same in every pass. With --repeat N the pair of passes
 runs N times, each with a new empty cache, and the best pass of each kind is
 shown (the machine may be shared).
@@ -32,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -39,12 +45,28 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
 from distributed import LocalCluster
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "indigo" / "minisuite"
 GRAPHS = ROOT / "indigo" / "graphs"
 DEFAULT_INPUTS = ("dag_60", "counter_dag_60", "power_law_150", "grid_64", "star_60", "dag_8")
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children: the finished
+    ones and everything they waited for, and the live ones (the cluster's
+    workers) with what they waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = usage.ru_utime + usage.ru_stime
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
 
 
 def one_pass(
@@ -62,9 +84,11 @@ def one_pass(
             *(["--args", args.args] if args.args is not None else []),
             *(f"-I{d}" for d in args.include)]  # fmt: skip
     env = {**os.environ, "HIRACE_CACHE": str(cache), "PYTHONPATH": str(ROOT)}
+    cpu_before = children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
+    cpu = children_cpu() - cpu_before
     if proc.returncode not in (0, 1):
         sys.exit(f"[{label}] hirace check failed ({proc.returncode}):\n{proc.stderr}")
     with sqlite3.connect(db) as con:
@@ -75,6 +99,7 @@ def one_pass(
     return {
         "label": label,
         "wall": wall,
+        "cpu": cpu,
         "runs": runs,
         "compile": compile_s,
         "run": run_s,
@@ -94,11 +119,12 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=1024)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--no-o2", action="store_true", help="leave out the cold-O2 pass")
     args = parser.parse_args()
     passes: dict[str, list[dict]] = {"cold": [], "cold-O2": [], "warm": []}
     with tempfile.TemporaryDirectory(prefix="hirace-bench-indigo-") as tmp:
         for i in range(args.repeat):
-            for label in ("cold", "cold-O2", "warm"):
+            for label in ("cold", "warm") if args.no_o2 else ("cold", "cold-O2", "warm"):
                 cache = Path(tmp) / (f"cache{i}" if label != "cold-O2" else f"cache-O2-{i}")
                 db = Path(tmp) / f"{label}{i}.sqlite"
                 optimize = "O2" if label == "cold-O2" else "Og"
@@ -114,24 +140,25 @@ def main() -> None:
     results = {str(p["results"]) for ps in passes.values() for p in ps}
     if len(results) != 1:
         sys.exit(f"results differ between passes: {sorted(results)}")
-    cold, cold_o2, warm, on_cluster = (
-        max(passes[k], key=lambda p: p["per_minute"])
-        for k in ("cold", "cold-O2", "warm", "cluster")
-    )
+    best = {k: max(ps, key=lambda p: p["per_minute"]) for k, ps in passes.items() if ps}
+    cold, warm, on_cluster = best["cold"], best["warm"], best["cluster"]
     print(f"{args.suite}: {cold['runs']} runs ({cold['runs'] // len(args.inputs)} codes x "
           f"{len(args.inputs)} inputs), {args.threads} threads x {args.blocks} blocks, "
           f"--jobs {args.jobs}, {os.cpu_count()} cores, best of {args.repeat}; load average "
           f"{os.getloadavg()[0]:.1f}")  # fmt: skip
-    print(f"{'pass':<8}{'wall s':>9}{'runs/min':>10}{'build s':>11}{'run s':>8}"
-          f"{'build %':>11}{'build s/code':>16}{'run s/run':>11}")  # fmt: skip
+    print(f"{'pass':<8}{'wall s':>9}{'runs/min':>10}{'CPU s':>9}{'2-core min':>12}{'build s':>10}"
+          f"{'run s':>8}{'build %':>9}{'build s/code':>14}{'run s/run':>11}")  # fmt: skip
     codes = cold["runs"] // len(args.inputs)
-    for p in (cold, cold_o2, warm, on_cluster):
+    for p in best.values():
         busy = p["compile"] + p["run"]
-        print(f"{p['label']:<8}{p['wall']:>9.1f}{p['per_minute']:>10.1f}{p['compile']:>11.1f}"
-              f"{p['run']:>8.1f}{100 * p['compile'] / busy:>10.0f}%"
-              f"{p['compile'] / codes:>16.2f}{p['run'] / p['runs']:>11.3f}")  # fmt: skip
-    print(f"cold throughput -Og / -O2: {cold['per_minute'] / cold_o2['per_minute']:.2f}x, "
-          f"build time per code -Og / -O2: {cold['compile'] / cold_o2['compile']:.2f}x")
+        print(f"{p['label']:<8}{p['wall']:>9.1f}{p['per_minute']:>10.1f}{p['cpu']:>9.1f}"
+              f"{p['cpu'] / 120:>12.2f}{p['compile']:>10.1f}{p['run']:>8.1f}"
+              f"{100 * p['compile'] / busy:>8.0f}%{p['compile'] / codes:>14.2f}"
+              f"{p['run'] / p['runs']:>11.3f}")  # fmt: skip
+    if "cold-O2" in best:
+        cold_o2 = best["cold-O2"]
+        print(f"cold throughput -Og / -O2: {cold['per_minute'] / cold_o2['per_minute']:.2f}x, "
+              f"build time per code -Og / -O2: {cold['compile'] / cold_o2['compile']:.2f}x")
     print(f"warm / cold throughput: {warm['per_minute'] / cold['per_minute']:.2f}x; "
           f"cluster / warm: {on_cluster['per_minute'] / warm['per_minute']:.2f}x; "
           "the same table in every pass")  # fmt: skip
