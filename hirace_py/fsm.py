@@ -260,6 +260,35 @@ MEANINGS: tuple[str, ...] = tuple(
 )
 STATE_INDEX: dict[str, int] = {name: i for i, name in enumerate(STATES)}
 
+
+
+def _ordered_before_last(s: Summary) -> bool:
+    """Whether every access of a history with summary `s` happens before its
+    last one: one block, and since the block's last ``__syncthreads`` one
+    warp, and since that warp's last ``__syncwarp`` the last accessor alone."""
+    return s.kind == "single" and not s.warps and not s.threads
+
+
+ORDERED_BEFORE_LAST: frozenset[int] = frozenset(
+    i for i, s in enumerate(SUMMARIES) if _ordered_before_last(s)
+)
+"""States whose whole history happens before the last access. When a message
+(docs/semantics.md 1.6) orders that access before a new one, the new access
+is ordered after the whole history (the runtime's message check)."""
+
+MESSAGE_STATE: int = STATE_INDEX[_fresh("X", Action.W).name]
+"""The state an access installs when a message orders it after the whole
+history of a state of ORDERED_BEFORE_LAST that the table finds racing with
+it: a write by the accessor. The threads the message does not reach are
+ordered with no earlier access, of any block, so every access not ordered
+after this one must conflict with it: sound whatever the access was (a race
+decision is never between two reads), exact when no such access follows."""
+
+READS_STATE: int = STATE_INDEX[_fresh("R", Action.R).name]
+"""The one state of ORDERED_BEFORE_LAST whose history is all reads. A read
+that a message orders after such a history installs it again, by the reader
+alone (exact: the table would count it as a second, unordered reader)."""
+
 _TABLE.setflags(write=False)
 TRANSITIONS: np.ndarray = _TABLE
 """uint8 array (states, 4 actions, 4 syncs, 4 relations) -> next state. Read-only."""

@@ -162,10 +162,18 @@ NOTICE_TEXTS = {
               "neighbours are not told apart",
     "partial_syncwarp": "__syncwarp or group sync call(s) with a partial mask were not "
                         "counted as barriers; accesses they order may be reported as races",
-    "fences": "__threadfence call(s): message passing through a fence and an atomic "
-              "flag is not modelled; data it orders may be reported as races",
+    "fences": "__threadfence call(s): message passing through fences and atomic flags "
+              "is modelled only for device-scope fences and atomics on the CPU backend, "
+              "and there only in part (docs/semantics.md 1.6); data it orders may be "
+              "reported as races",
     "ordered_atomics": "atomic(s) with acquire or release order: message passing through "
-                       "them is not modelled; data they order may be reported as races",
+                       "them is modelled only for device-scope atomics on the CPU backend, "
+                       "and there only in part; data they order may be reported as races",
+    "release_overflow": "release point(s) not published (a thread's release count or the "
+                        "launch's release table was full): data they order is reported "
+                        "as racing",
+    "acquire_overflow": "acquired release(s) dropped (the acquired table was full): data "
+                        "they order is reported as racing",
     "grid_syncs": "grid-group sync(s) were taken as block barriers; accesses of "
                   "different blocks they order may be reported as races",
     "report_overflow": "race record(s) dropped: the report table was full "

@@ -9,6 +9,7 @@ state      5 (`fsm.STATE_BITS`)    FSM state; 0 is INIT, so zeroed shadow is fre
 site       0 .. bits(sites)        access site id of the last access (for reports)
 tid        bits(threads/block)     last accessor's linear thread index in its block
 block      bits(blocks in grid)    last accessor's linear block index
+rc         0 .. RELEASE_BITS       release points the last accessor had passed
 wc         the rest, halved        warp barriers the last accessor had passed
 bc         the rest, halved (+1)   block barriers the last accessor had passed
 =========  ======================  =================================================
@@ -28,6 +29,12 @@ Limits policy (docs/semantics.md section 3):
 * Sites: the site field gets bits(sites) bits only if each clock keeps at
   least SITE_CLOCK_BITS bits afterwards; otherwise it is 0 bits wide, and
   reports name the partner access's thread and block but not its site.
+* Release counts: the rc field takes at most RELEASE_BITS bits, and only
+  bits the clocks can spare above SITE_CLOCK_BITS each (0 for the largest
+  grids). A thread counts its release points (docs/semantics.md 1.6) up to
+  `max_rc`; a release point past that publishes nothing (counted as
+  `release_overflow`), so messages it would have passed are reported as
+  races, never the reverse.
 * Clocks: a thread whose block-barrier count exceeds `max_bc`, or whose
   warp-barrier count exceeds `max_wc`, stops being tracked from that barrier
   on: its later accesses do not touch shadow and are counted as untracked,
@@ -47,8 +54,10 @@ MIN_CLOCK_BITS = 4
 """Narrowest clock field a layout may have; below this a launch is not tracked."""
 SITE_CLOCK_BITS = 12
 """Site ids are recorded only if each clock keeps at least this many bits."""
+RELEASE_BITS = 8
+"""Widest release-count field; it takes only what the clocks spare above SITE_CLOCK_BITS."""
 MAX_THREADS_PER_BLOCK = 1024
-FIELD_ORDER = ("state", "site", "tid", "block", "wc", "bc")
+FIELD_ORDER = ("state", "site", "tid", "block", "rc", "wc", "bc")
 
 
 class ShadowLimitError(ValueError):
@@ -71,6 +80,7 @@ class ShadowWord(NamedTuple):
     block: int
     wc: int
     bc: int
+    rc: int = 0
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,7 @@ class ShadowLayout:
     block_bits: int
     wc_bits: int
     bc_bits: int
+    rc_bits: int = 0
 
     def __post_init__(self) -> None:
         total = STATE_BITS + sum(self.widths()[1:])
@@ -135,10 +146,12 @@ class ShadowLayout:
         if rest - site < 2 * SITE_CLOCK_BITS:
             site = 0
         clocks = rest - site
+        rc = min(RELEASE_BITS, max(0, clocks - 2 * SITE_CLOCK_BITS))
+        clocks -= rc
         bc, wc = (clocks + 1) // 2, clocks // 2
         if clock_bits is not None:
             bc, wc = min(bc, clock_bits), min(wc, clock_bits)
-        return cls(site, tid, block, wc, bc)
+        return cls(site, tid, block, wc, bc, rc)
 
     def widths(self) -> tuple[int, ...]:
         return (
@@ -146,6 +159,7 @@ class ShadowLayout:
             self.site_bits,
             self.tid_bits,
             self.block_bits,
+            self.rc_bits,
             self.wc_bits,
             self.bc_bits,
         )
@@ -169,13 +183,19 @@ class ShadowLayout:
         return (1 << self.wc_bits) - 1
 
     @property
+    def max_rc(self) -> int:
+        """Largest release count a thread's accesses can carry."""
+        return (1 << self.rc_bits) - 1
+
+    @property
     def records_sites(self) -> bool:
         return self.site_bits > 0
 
-    def pack(self, state: int, site: int, tid: int, block: int, wc: int, bc: int) -> int:
+    def pack(self, state: int, site: int, tid: int, block: int, wc: int, bc: int,
+             rc: int = 0) -> int:  # fmt: skip
         """The word holding these fields; ValueError if any does not fit its width."""
         word = 0
-        values = (state, site if self.site_bits else 0, tid, block, wc, bc)
+        values = (state, site if self.site_bits else 0, tid, block, rc, wc, bc)
         for f, value in zip(self.fields(), values, strict=True):
             if not 0 <= value <= f.mask:
                 raise ValueError(f"shadow field {f.name}={value} does not fit {f.width} bits")
@@ -186,4 +206,5 @@ class ShadowLayout:
         """The fields of a word produced by `pack`."""
         if not 0 <= word < 1 << WORD_BITS:
             raise ValueError(f"shadow word {word:#x} is not a 64-bit unsigned value")
-        return ShadowWord(*((word >> f.shift) & f.mask for f in self.fields()))
+        v = {f.name: (word >> f.shift) & f.mask for f in self.fields()}
+        return ShadowWord(**v)

@@ -18,6 +18,7 @@ to them, from which `hirace_py.pairs` lists the racing pairs exactly.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -109,8 +110,7 @@ class Tracker:
             self.module.write_global(STATE_SYMBOL, bytes(state))
             return
         if not self.config.sites:
-            layout = ShadowLayout(0, layout.tid_bits, layout.block_bits,
-                                  layout.wc_bits, layout.bc_bits)  # fmt: skip
+            layout = dataclasses.replace(layout, site_bits=0)
         self.outcome.layout = layout
         for f in layout.fields()[1:]:
             setattr(state, f"{f.name}_shift", f.shift)
@@ -119,7 +119,7 @@ class Tracker:
                 setattr(state, f"{f.name}_mask", f.mask << f.shift)
             if f.name in ("tid", "wc", "site"):
                 setattr(state, f"{f.name}_field", f.mask)
-        state.max_bc, state.max_wc = layout.max_bc, layout.max_wc
+        state.max_bc, state.max_wc, state.max_rc = layout.max_bc, layout.max_wc, layout.max_rc
         regions = self._regions(kernel, arrays)
         if len(regions) > st.MAX_REGIONS:
             raise ValueError(f"{len(regions)} monitored arrays; at most {st.MAX_REGIONS}")

@@ -15,7 +15,7 @@ import numpy as np
 from hirace_py import crosscheck
 from hirace_py.backends import cpu_program
 from hirace_py.shadow import ShadowLayout
-from hirace_py.trace import BSYNC, WSYNC
+from hirace_py.trace import GSYNC
 
 SOURCE = Path(__file__).parent / "cxx" / "step_harness.cpp"
 
@@ -40,10 +40,10 @@ def run(exe: Path, batch: crosscheck.Batch, sites: np.ndarray, n_sites: int) -> 
     header = [grid.blocks, grid.warps, grid.lanes, batch.n_locs,
               f["tid"].shift, f["block"].shift, f["wc"].shift, f["bc"].shift,
               layout.site_bits, layout.tid_bits, layout.block_bits, layout.wc_bits,
-              n_traces, n_events]  # fmt: skip
-    # The harness's op codes: 0-3 accesses, 4 block barrier, 5 warp barrier.
-    ops = np.select([batch.ops == BSYNC, batch.ops == WSYNC], [4, 5], batch.ops)
-    events = np.stack([ops, batch.who, batch.locs, sites], axis=2).astype(np.int64)
+              f["rc"].shift, layout.rc_bits, n_traces, n_events]  # fmt: skip
+    # The harness takes hirace_py.trace's op codes (grid barriers excepted).
+    assert not (batch.ops == GSYNC).any(), "the harness has no grid barrier"
+    events = np.stack([batch.ops, batch.who, batch.locs, sites], axis=2).astype(np.int64)
     text = " ".join(map(str, header)) + "\n" + " ".join(map(str, events.ravel().tolist()))
     result = subprocess.run([str(exe)], input=text, capture_output=True, text=True,
                             timeout=600, env={"HIRACE_QUIET": "1"})  # fmt: skip

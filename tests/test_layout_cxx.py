@@ -34,8 +34,8 @@ int main() {
   for (const auto& s : shapes) {
     hirace::host::Layout l = hirace::host::layout_for(s[0], s[1], s[2], (unsigned)s[3]);
     if (!l.ok) { std::printf("none\\n"); continue; }
-    std::printf("%%u %%u %%u %%u %%u\\n", l.site_bits, l.tid_bits, l.block_bits, l.wc_bits,
-                l.bc_bits);
+    std::printf("%%u %%u %%u %%u %%u %%u\\n", l.site_bits, l.tid_bits, l.block_bits, l.rc_bits,
+                l.wc_bits, l.bc_bits);
   }
   return 0;
 }
@@ -48,7 +48,7 @@ def python_layout(threads: int, blocks: int, sites: int, cap: int) -> str:
     except ShadowLimitError:
         return "none"
     return " ".join(str(v) for v in (layout.site_bits, layout.tid_bits, layout.block_bits,
-                                      layout.wc_bits, layout.bc_bits))  # fmt: skip
+                                      layout.rc_bits, layout.wc_bits, layout.bc_bits))  # fmt: skip
 
 
 def test_cxx_layout_matches_python(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def layouts_and_words(draw: st.DrawFn) -> tuple[ShadowLayout, tuple[int, ...]]:
         draw(st.integers(0, blocks - 1)),
         draw(st.integers(0, layout.max_wc)),
         draw(st.integers(0, layout.max_bc)),
+        draw(st.integers(0, layout.max_rc)),
     )
     return layout, values
 
@@ -93,6 +94,18 @@ def test_grids_too_large_for_exact_identities_are_refused() -> None:
         ShadowLayout.for_launch(1024, (2**31 - 1) * 65535 * 65535)
     with pytest.raises(ShadowLimitError):
         ShadowLayout.for_launch(1025, 1)
+
+
+def test_release_counts_take_only_what_the_clocks_spare() -> None:
+    # 256 threads, 1024 blocks, 1000 sites: 64 - 5 - 10 - 8 - 10 = 31 bits
+    # for the clocks and rc, 7 more than two 12-bit clocks need.
+    layout = ShadowLayout.for_launch(256, 1024, 1000)
+    assert layout.rc_bits == 7 and layout.bc_bits + layout.wc_bits == 24
+    layout.pack(fsm.INIT, 0, 0, 0, 0, 0, rc=127)
+    with pytest.raises(ValueError, match="rc"):
+        layout.pack(fsm.INIT, 0, 0, 0, 0, 0, rc=128)
+    assert ShadowLayout.for_launch(64, 1, 8).rc_bits == 8
+    assert ShadowLayout.for_launch(1024, 2**31 - 1, 300).rc_bits == 0
 
 
 def test_sites_dropped_only_when_clocks_would_be_too_narrow() -> None:

@@ -86,6 +86,7 @@ VALUE_BARRIERS = cuda_api.names("value_barrier")
 WARP_BARRIERS = cuda_api.names("warp_barrier")
 UNTRACKED_CALLS = cuda_api.names("untracked_memory")
 FENCES = cuda_api.names("fence")
+DEVICE_FENCES = frozenset({"__threadfence", "__threadfence_system"})
 # Compiler built-ins that read or write memory the instrumentation cannot see into.
 UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove",
                       "__builtin_memcmp", "__builtin_strcpy", "__builtin_strncpy"}  # fmt: skip
@@ -934,7 +935,10 @@ class Planner:
             elif callee in VALUE_BARRIERS:
                 plan.edits.append(edits.wrap(s, e, f"{CTX}.block_barrier(", ")"))
             elif callee in FENCES:
-                plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
+                # Device and system scope fences take part in message passing
+                # (docs/semantics.md 1.6); block-scope ones are only counted.
+                device = "true" if callee in DEVICE_FENCES else ""
+                plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence({device}))"))
             elif callee in WARP_BARRIERS:
                 width = groups.syncwarp_width(self.explicit_arguments(c))
                 if width:

@@ -7,11 +7,14 @@
 // Input (stdin, whitespace-separated integers):
 //   blocks warps lanes n_locs
 //   tid_shift block_shift wc_shift bc_shift site_bits tid_bits block_bits wc_bits
+//   rc_shift rc_bits
 //   n_traces n_events
-//   then per trace, per event: op who loc site
-//   (op 0-3 an access of word `loc`, 4 a block barrier of block `who`, 5 a
-//   warp barrier of warp `who` with the lane mask `loc`, 0 for all lanes:
-//   each lane in the mask calls warp_barrier(mask))
+//   then per trace, per event: op who loc site, op in hirace_py.trace's codes:
+//   (below 16 an access of word `loc`, action op & 3 and memory order op >> 2;
+//   an atomic's flag is the word's address; 16 a block barrier of block `who`,
+//   17 a warp barrier of warp `who` with the lane mask `loc`, 0 for all lanes:
+//   each lane in the mask calls warp_barrier(mask); 19 and 20 a device- and a
+//   block-scope fence by thread `who`)
 // Output (stdout): per trace one line of states, -1 at barriers.
 // Built with -DHIRACE_GROUP_LOG2=k, the runtime's lane groups are 2^k lanes.
 #define HIRACE_PROGRAM 1
@@ -45,6 +48,9 @@ int main() {
   g.tid_bits = read_u();
   g.block_bits = read_u();
   g.wc_bits = read_u();
+  g.rc_shift = read_u();
+  g.rc_bits = read_u();
+  g.max_rc = (1ull << g.rc_bits) - 1;
   g.site_shift = hirace::kStateBits;
   g.tid_mask = ((1ull << g.tid_bits) - 1) << g.tid_shift;
   g.block_mask = ((1ull << g.block_bits) - 1) << g.block_shift;
@@ -69,6 +75,7 @@ int main() {
   const unsigned long long n_traces = read_u(), n_events = read_u();
   std::vector<unsigned long long> words(n_locs);
   for (unsigned long long trace = 0; trace < n_traces; ++trace) {
+    ++hr::g_launch_serial;  // a new launch: the runtime forgets its messages
     std::vector<hirace::Thread> th;
     th.reserve(threads);
     for (unsigned t = 0; t < threads; ++t) {
@@ -84,13 +91,18 @@ int main() {
     for (unsigned long long e = 0; e < n_events; ++e) {
       unsigned op = read_u(), who = read_u(), loc = read_u(), site = read_u();
       int out = -1;
-      if (op < 4) {
-        hirace::step(th[who], &words[loc], op, site, 0, loc);
+      if (op < 16) {
+        unsigned action = op & 3u, order = op >> 2;
+        hirace::before_atomic(th[who], &words[loc], action, order);
+        hirace::step(th[who], &words[loc], action, site, 0, loc);
+        hirace::after_atomic(th[who], &words[loc], action, order);
         out = int(words[loc] & hirace::kStateMask);
-      } else if (op == 4) {
+      } else if (op == 19 || op == 20) {
+        th[who].fence(op == 19);
+      } else if (op == 16) {
         for (unsigned t = who * warps * lanes; t < (who + 1) * warps * lanes; ++t)
           th[t].block_barrier();
-      } else {
+      } else if (op == 17) {
         unsigned mask = loc == 0 ? 0xffffffffu : loc;
         for (unsigned t = who * lanes; t < (who + 1) * lanes; ++t)
           if (mask >> (t % lanes) & 1u) th[t].warp_barrier(mask);
