@@ -998,7 +998,8 @@ class Planner:
         memory order. False if `c` is neither."""
         if libcu.fence(c):
             s, e = c.extent.start.offset, c.extent.end.offset
-            plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence())"))
+            device = "true" if libcu.device_fence(self.explicit_arguments(c)) else ""
+            plan.edits.append(edits.wrap(s, e, "(", f", {CTX}.fence({device}))"))
             return True
         if libcu.constructs(c):
             return True  # constructs a local atomic, or binds a reference

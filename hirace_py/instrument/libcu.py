@@ -70,9 +70,18 @@ class AtomicOp:
     """One of ORDERS, or UNKNOWN."""
 
 
+UNKNOWN_BIT = 4
+"""The runtime's order bit of an order it cannot read: counted as ordered, but
+it neither acquires nor releases (message passing takes no edge it is not
+sure of; docs/semantics.md 1.6)."""
+
+
 def order_bits(order: str) -> int:
-    """The runtime's encoding of an order: bit 0 acquires, bit 1 releases."""
-    acquires, releases = _EFFECT.get(order, (True, True))
+    """The runtime's encoding of an order: bit 0 acquires, bit 1 releases;
+    UNKNOWN_BIT for an order hirace cannot read."""
+    if order not in _EFFECT:
+        return UNKNOWN_BIT
+    acquires, releases = _EFFECT[order]
     return int(acquires) | int(releases) << 1
 
 
@@ -192,6 +201,22 @@ def binds_reference(call: ci.Cursor) -> bool:
     not accessed: the accesses are the reference's operations)."""
     found = _constructed(call)
     return found is not None and found.reference
+
+
+def device_fence(args: list[ci.Cursor]) -> bool:
+    """Whether a libcu++ fence with these arguments takes part in message
+    passing (docs/semantics.md 1.2, 1.6): device or system scope (system
+    without a scope argument) and an order that acquires or releases. A scope
+    or order hirace cannot read counts as not: the fence is only counted."""
+    order = _order(args)
+    if order not in _EFFECT or order == "relaxed":
+        return False
+    scopes = [stripped(a) for a in args if a.type.get_canonical().spelling.endswith("thread_scope")]
+    if not scopes:
+        return True
+    c = scopes[0]
+    known = c.kind == K.DECL_REF_EXPR and c.referenced is not None
+    return known and c.referenced.spelling in ("thread_scope_device", "thread_scope_system")
 
 
 def fence(call: ci.Cursor) -> bool:
