@@ -70,6 +70,26 @@ def test_fenced_last_block_is_race_free_with_the_notice() -> None:
     assert out[0] == 1 + 2 + 3 + 4
 
 
+def test_last_block_read_by_the_whole_block_is_race_free() -> None:
+    # Two threads per block on the CPU backend's schedule: slots written, a
+    # barrier, thread 0's release; the last block's thread 0 acquires, a
+    # barrier passes it on, every thread reads every block's slot.
+    trace = (
+        "W 0.0.0 @a0; W 0.0.1 @b0; bsync 0; fence 0.0.0; GA 0.0.0 @n; bsync 0; "
+        "W 1.0.0 @a1; W 1.0.1 @b1; bsync 1; fence 1.0.0; GA 1.0.0 @n; bsync 1; "
+        "R 1.0.0 @a0; R 1.0.1 @b0"
+    )
+    assert not oracle.check(parse(trace)).racy
+    assert oracle.check(parse(trace.replace("bsync 0; fence", "fence"))).racy
+    part, count, out = np.zeros(128, np.int32), np.zeros(1, np.uint32), np.zeros(32, np.int32)
+    report = hirace_py.check(SOURCE, "last_block_barrier", 4, 32, [part, count, out],
+                             backend="cpu")  # fmt: skip
+    launch = report.launches[0]
+    assert launch.races == []
+    assert "fences" in {n.code for n in launch.notices}
+    assert out.tolist() == [4 * t for t in range(32)]
+
+
 # The racy twins of the fenced last-block reduction in kernels/sync/message.cu,
 # as traces on the CPU backend's schedule (blocks in order, 3 blocks): each is
 # a race in docs/semantics.md 1.6 itself, so an exact runtime must keep it.

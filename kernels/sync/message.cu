@@ -6,9 +6,9 @@
 //   it; the block that draws the last ticket reads every part[i] [NR].  A
 //   relaxed atomic without a fence orders nothing: read-write race [NW]-[NR].
 // With __threadfence() between the write and the ticket it is race-free
-// (docs/semantics.md 1.6): last_block_fenced and last_block_barrier below,
-// which the CPU runtime's message passing orders (docs/fsm.md, "Message
-// passing in the runtime").
+// (docs/semantics.md 1.6), and the CPU runtime passes the message: that case
+// is in tests/test_sync_constructs.py (the values engine, which the litmus
+// suite runs too, does not model message passing).
 
 __global__ void last_block_no_fence(int *part, unsigned *count, int *out)
 {
@@ -80,52 +80,11 @@ __global__ void last_block_unobserved(int *part, unsigned *count, int *out)
     }
 }
 
-// Race-free last-block reductions (4 blocks), as the CPU runtime checks them
-// (docs/fsm.md, "Message passing in the runtime"):
-// last_block_fenced: thread 0 writes part[b], fences, takes a ticket; the last
-//   block's thread 0 reads every part[i]: its ticket acquired every release.
-// last_block_barrier: every thread writes its slot of part, the block
-//   synchronises, thread 0 fences and takes the ticket into shared memory,
-//   and after a second barrier every thread of the last block reads one slot
-//   of every block: a barrier orders the slots before thread 0's release,
-//   and a barrier passes what thread 0 acquired to its block.
-
-__global__ void last_block_fenced(int *part, unsigned *count, int *out)
-{
-    if (threadIdx.x == 0) {
-        part[blockIdx.x] = (int)blockIdx.x + 1;
-        __threadfence();
-        unsigned ticket = atomicInc(count, gridDim.x);
-        if (ticket == gridDim.x - 1) {
-            int sum = 0;
-            for (unsigned i = 0; i < gridDim.x; ++i)
-                sum += part[i];
-            out[0] = sum;
-        }
-    }
-}
-
-__global__ void last_block_barrier(int *part, unsigned *count, int *out)
-{
-    __shared__ bool last;
-    part[blockIdx.x * blockDim.x + threadIdx.x] = (int)threadIdx.x;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicInc(count, gridDim.x) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (last) {
-        int sum = 0;
-        for (unsigned i = 0; i < gridDim.x; ++i)
-            sum += part[i * blockDim.x + threadIdx.x];
-        out[threadIdx.x] = sum;
-    }
-}
-
-// Racy twin of last_block_barrier: no barrier between the slots' writes and
-// thread 0's release, so only thread 0's own slot is released: the other
-// slots race [SW]-[SR].
+// last_block_no_barrier: every thread writes its slot of part, thread 0
+// fences and takes the ticket into shared memory, and after a barrier every
+// thread of the last block reads one slot of every block. With a barrier
+// before the fence it is race-free (tests/test_sync_constructs.py); without,
+// only thread 0's own slot is released: the other slots race [SW]-[SR].
 
 __global__ void last_block_no_barrier(int *part, unsigned *count, int *out)
 {

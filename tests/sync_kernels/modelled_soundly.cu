@@ -13,6 +13,13 @@
 //   then a relaxed atomicInc; the block with the last ticket reads all parts.
 //   The fence before the atomic releases and the observing device-scope
 //   atomic acquires (1.6, the CUDA guide's idiom).
+// last_block_barrier: every thread writes its slot of part, the block
+//   synchronises, thread 0 fences and takes the ticket into shared memory,
+//   and after a second barrier every thread of the last block reads one slot
+//   of every block: a barrier orders the slots before thread 0's release,
+//   and a barrier passes what thread 0 acquired to its block.
+// The CPU runtime passes both messages (docs/fsm.md, "Message passing in the
+// runtime").
 
 __global__ void masked_with_partner(int *out)
 {
@@ -50,5 +57,23 @@ __global__ void last_block_fence(int *part, unsigned *count, int *out)
                 sum += part[i];
             out[0] = sum;
         }
+    }
+}
+
+__global__ void last_block_barrier(int *part, unsigned *count, int *out)
+{
+    __shared__ bool last;
+    part[blockIdx.x * blockDim.x + threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicInc(count, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last) {
+        int sum = 0;
+        for (unsigned i = 0; i < gridDim.x; ++i)
+            sum += part[i * blockDim.x + threadIdx.x];
+        out[threadIdx.x] = sum;
     }
 }
