@@ -148,6 +148,8 @@ class _Builder:
         if e.op == "memcpy2d":
             width, height = int(e.get("width", 0)), int(e.get("height", 0))
             dpitch, spitch = int(e.get("dpitch", width)), int(e.get("spitch", width))
+            if dpitch == spitch == width:  # rows back to back on both sides: one range
+                width, height = width * height, min(height, 1)
             for row in range(height):
                 self.out.append(ev.Copy(c, e.dst.ptr + row * dpitch, e.src.ptr + row * spitch,
                                         width, stream, asynchronous))  # fmt: skip

@@ -40,8 +40,9 @@ class RangeMap(Generic[V]):
 
     def items(self, lo: int, hi: int) -> Iterator[tuple[int, int, V]]:
         """The runs with a value that overlap [lo, hi), clipped to it."""
-        i = max(bisect.bisect_right(self._starts, lo) - 1, 0)
-        for a, b, v in self._runs[i:]:
+        runs = self._runs
+        for k in range(max(bisect.bisect_right(self._starts, lo) - 1, 0), len(runs)):
+            a, b, v = runs[k]
             if a >= hi:
                 break
             if b > lo:
