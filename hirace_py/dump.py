@@ -11,6 +11,7 @@ DUMP` renders it, from a program run anywhere.
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,18 @@ def load(path: Path, lines: SourceLines | None = None, profile: bool = False) ->
     host-device findings (hirace_py.hostdev), and its transfer profile if asked
     (hirace_py.profile); InputError naming the file if it is not a dump this
     hirace reads."""
+    # The dump of a long run holds many small objects that live until the
+    # report is made: the cycle collector would walk them again and again.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(path, lines, profile)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load(path: Path, lines: SourceLines | None, profile: bool) -> Report:
     try:
         doc = json.loads(path.read_text())
     except OSError as exc:
@@ -144,9 +157,10 @@ def load(path: Path, lines: SourceLines | None = None, profile: bool = False) ->
     try:
         lines = lines or SourceLines()
         report = _report(doc, lines)
-        report.host = hostdev_findings.analyse(hostdev_load.program(doc), lines)
+        record = host_events.read(doc)
+        report.host = hostdev_findings.analyse(hostdev_load.program(doc, record), lines)
         if profile:
-            report.profile = analyse(host_events.read(doc), doc["backend"])
+            report.profile = analyse(record, doc["backend"])
             if not report.profile.kernels_instrumented:
                 # Kernels left uninstrumented on purpose: the profile says so.
                 report.notices = [n for n in report.notices if n.code != "uninstrumented-kernel"]

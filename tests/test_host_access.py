@@ -3,9 +3,15 @@ expressions go through `touch`, and with which mode."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+from pathlib import Path
 
-from hirace_py.instrument import instrument
+from hirace_py import program
+from hirace_py.instrument import host_access, instrument
+from hirace_py.program import BuildOptions
 
 SOURCE = """\
 #include <cuda_runtime.h>
@@ -56,3 +62,77 @@ def test_what_is_not_an_access_or_not_a_transfer_pointer_is_left_alone():
     assert "other[0]" in text and "alias[0]" in text  # never passed to a transfer call
     assert "return 2 * p[0]" in text  # __host__ __device__ code is compiled for the device too
     assert not re.search(r"touch<\d+ull>\(&\((v|p)\[", text)  # device code is not host code
+
+
+LOOPS = """\
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+int main(int argc, char** argv) {
+  int a = atoi(argv[1]), n = atoi(argv[2]);
+  float h[64], g[64], *d;
+  float sum = 0;
+  cudaMalloc(&d, sizeof h);
+  for (int i = 0; i < 64; ++i) g[i] = 0;
+  for (int i = a; i < n; ++i) h[i] = i;
+  for (int i = a; i <= n - 1; i++) sum += h[i];
+  for (int i = a; i < n; ++i) if (i % 2) h[i] = 0;
+  for (int i = a; i < n; ++i) { h[i] = 1; if (sum > 1e9f) break; }
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  for (int i = a; i < n; ++i) h[i] = h[i] + g[i];
+  for (int i = a; i < n; i += 1) sum += h[i] * 2, h[i] = sum;
+  int m = n;
+  for (int i = a; i < m; ++i) { h[i] = 1; m = n - 1; }
+  for (int i = a; i < n; ++i) { h[i] = 1; cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice); }
+  for (int i = a; i < n; ++i) for (int j = 0; j < 2; ++j) h[i] += h[j];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%f\\n", sum);
+  return 0;
+}
+"""
+HOISTED_LINES = {10, 11, 15, 16, 20}
+"""Lines of LOOPS whose accesses to `h` are recorded once before the loop: the
+counted loops whose body makes no call, cannot leave early and does not change
+i, h or the bound (line 20: the inner loop's h[j])."""
+
+
+def test_counted_loops_record_their_accesses_before_the_loop():
+    text = instrument(LOOPS, "app.cu").source
+    spans = {int(m.group(1)) for m in re.finditer(r'touch_span<\d+ull>\([^;]*?, \d, "app.cu", '
+                                                 r'(\d+), ', text)}  # fmt: skip
+    elements = {int(m.group(1)) for m in re.finditer(r'touch<\d+ull>\(&\(h\[\w\]\), \d, '
+                                                    r'"app.cu", (\d+), ', text)}  # fmt: skip
+    assert spans == HOISTED_LINES
+    # conditional, break, bound changed, a call; h[i] += under the inner loop of line 20
+    assert elements == {12, 13, 18, 19, 20}
+    assert "for (int i = 0; i < 64; ++i) g[i] = 0;" in text  # g is no transfer pointer
+
+
+def _host_accesses(exe: Path, args: list[str], tmp_path: Path) -> list[tuple]:
+    """The dump's host accesses of one run, addresses as offsets from `h`'s lowest."""
+    path = tmp_path / "dump.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    subprocess.run([str(exe), *args], env={**env, "HIRACE_DUMP": str(path)}, check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    runs = json.loads(path.read_text())["host_accesses"]
+    base = min((lo for _, _, lo, *_ in runs), default=0)
+    return sorted((after, thread, lo - base, hi - base, mode, line, column)
+                  for after, thread, lo, hi, mode, _, line, column, *_ in runs)  # fmt: skip
+
+
+def test_a_loop_recorded_once_gives_the_runs_of_its_elements(tmp_path: Path, monkeypatch):
+    """Differential: the program built with counted loops recorded before they run
+    and built with every element recorded leave the same host accesses, for loops
+    of every length (none, one, several) and starting points."""
+    source = tmp_path / "loops.cu"
+    source.write_text(LOOPS)
+    built = program.build(BuildOptions(sources=(source,), output=tmp_path / "hoisted", cpu=True))
+    assert "touch_span" in built.compiled[0].read_text()
+    hoisted = built.executable
+    monkeypatch.setattr(host_access, "counted_loop", lambda c: None)
+    built = program.build(BuildOptions(sources=(source,), output=tmp_path / "elements", cpu=True))
+    assert "touch_span" not in built.compiled[0].read_text()
+    per_element = built.executable
+    for a, n in ((0, 64), (5, 6), (7, 7), (9, 3), (1, 40)):
+        got = _host_accesses(hoisted, [str(a), str(n)], tmp_path)
+        assert got == _host_accesses(per_element, [str(a), str(n)], tmp_path), (a, n)

@@ -76,10 +76,14 @@ class _Builder:
         self.record = record
         self.bases: dict[int, int] = {}
         self.out: list[ev.Event] = []
+        self.wheres: dict[he.CallSite | None, ev.Where] = {}
 
     def call(self, e: he.HostEvent) -> ev.Call:
         checked = None if e.site is None else not e.site.discarded
-        return ev.Call(len(self.out), e.thread, _where(e.site), _api(e), e.status, checked)
+        where = self.wheres.get(e.site)
+        if where is None:
+            where = self.wheres[e.site] = _where(e.site)
+        return ev.Call(len(self.out), e.thread, where, _api(e), e.status, checked)
 
     def touches(self, launch: he.Launch) -> tuple[ev.Touch, ...]:
         out = []
@@ -180,10 +184,11 @@ class _Builder:
             self.out.append(ev.HostAccess(c, int(lo), int(hi), write, str(pointer), callback))
 
 
-def program(doc: Mapping[str, Any]) -> ev.Program:
-    """The model's events of the dump `doc` (KeyError, ValueError... on a damaged
-    one: hirace_py.dump turns those into an InputError naming the file)."""
-    record = he.read(doc)
+def program(doc: Mapping[str, Any], record: he.HostRecord | None = None) -> ev.Program:
+    """The model's events of the dump `doc`, whose host record `record` is when
+    the caller has read it already (KeyError, ValueError... on a damaged one:
+    hirace_py.dump turns those into an InputError naming the file)."""
+    record = record or he.read(doc)
     b = _Builder(record)
     raw = doc.get("host_accesses", [])
     # Writes before reads within a gap between calls (see the module's description).

@@ -62,6 +62,8 @@ class RangeMap(Generic[V]):
         """Replace the value v of every byte of [lo, hi) by fn(v) (None: no value)."""
         if lo >= hi:
             return
+        if self._update_run(lo, hi, fn):
+            return
         old = list(self.items(lo, hi))
         pieces: list[tuple[int, int, V | None]] = []
         at = lo
@@ -97,6 +99,29 @@ class RangeMap(Generic[V]):
                 merged.append(run)
         self._runs[i:j] = merged
         self._starts[i:j] = [a for a, _, _ in merged]
+
+    def _update_run(self, lo: int, hi: int, fn: Callable[[V | None], V | None]) -> bool:
+        """`update` where [lo, hi) is exactly one run (a program touching the same
+        buffer again and again): done in place; False if it is not one run."""
+        i = bisect.bisect_left(self._starts, lo)
+        if i == len(self._runs) or self._runs[i][0] != lo or self._runs[i][1] != hi:
+            return False
+        v = self._runs[i][2]
+        w = fn(v)
+        if w is None:
+            del self._runs[i], self._starts[i]
+            return True
+        if w == v:
+            return True
+        self._runs[i] = (lo, hi, w)
+        # Equal neighbours become one run, as `update` leaves them.
+        if i + 1 < len(self._runs) and self._runs[i + 1][0] == hi and self._runs[i + 1][2] == w:
+            self._runs[i] = (lo, self._runs[i + 1][1], w)
+            del self._runs[i + 1], self._starts[i + 1]
+        if i > 0 and self._runs[i - 1][1] == lo and self._runs[i - 1][2] == w:
+            self._runs[i - 1] = (self._runs[i - 1][0], self._runs[i][1], w)
+            del self._runs[i], self._starts[i]
+        return True
 
     def set(self, lo: int, hi: int, value: V | None) -> None:
         self.update(lo, hi, lambda _: value)

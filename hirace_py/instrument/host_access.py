@@ -9,6 +9,10 @@ unit passes to a call that copies to or from host memory or allocates host-
 visible memory (`TRANSFER_CALLS`): the buffers whose host and device copies
 can disagree. `h[i] = x` becomes
 `(*::hirace::host::touch<SITE>(&(h[i]), 1, "app.cu", 12, 5, "main", "h")) = x`.
+In a counted loop that `hirace_py.instrument.host_loops` proves makes the
+access `h[i]` for every i in [A, N) and nothing that could come between them,
+the access is recorded once, before the loop, as the run of those elements:
+`for (int i = (::hirace::host::touch_span<SITE>((h) + (A), (h) + (N), 1, ...), A); ...`.
 
 What is not rewritten (so not seen): accesses through other pointers (a
 pointer copied from a transfer pointer, `std::vector` elements, library calls
@@ -25,6 +29,7 @@ import clang.cindex as ci
 
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import K, Planner
+from hirace_py.instrument.host_loops import CountedLoop, counted_loop, decl_key
 from hirace_py.instrument.parse import (
     attributes,
     binary_operator,
@@ -58,14 +63,6 @@ def _site_id(path: str, offset: int) -> int:
                           "little")  # fmt: skip
 
 
-def _key(decl: ci.Cursor) -> str:
-    usr = decl.get_usr()
-    if usr:
-        return usr
-    f = decl.location.file
-    return f"{f.name if f else ''}:{decl.location.offset}"
-
-
 def _named_decl(c: ci.Cursor) -> ci.Cursor | None:
     """The variable, parameter or field an expression names, through casts,
     parentheses and `&` (`(void**)&h`, `bufs[0].h`)."""
@@ -93,6 +90,9 @@ class HostAccessPlanner:
         self.tracked: set[str] = set()
         self.edits: dict[str, list[edits.Edit]] = {}
         self.sites = 0
+        # While walking a counted loop: its accesses recorded before it (by start
+        # offset, with their pointer's decl_key), and the spans found for them.
+        self.hoisting: tuple[dict[int, str], list[tuple[int, str, str]]] | None = None
 
     def run(self) -> dict[str, list[edits.Edit]]:
         for fn in self.functions:
@@ -101,7 +101,7 @@ class HostAccessPlanner:
                     for arg in list(c.get_arguments()):
                         decl = _named_decl(arg)
                         if decl is not None:
-                            self.tracked.add(_key(decl))
+                            self.tracked.add(decl_key(decl))
         if not self.tracked:
             return {}
         for fn in self.functions:
@@ -115,7 +115,7 @@ class HostAccessPlanner:
         if base.kind not in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
             return False
         ref = base.referenced
-        return ref is not None and ref.kind in DECLS and _key(ref) in self.tracked
+        return ref is not None and ref.kind in DECLS and decl_key(ref) in self.tracked
 
     def _wrap(self, c: ci.Cursor, base: ci.Cursor, mode: int, function: str) -> None:
         if not self.p.in_main(c) or self.p.inside_macro(c):
@@ -126,18 +126,56 @@ class HostAccessPlanner:
         loc = c.location
         pointer = " ".join(self.p.text(base).split())
         self.sites += 1
+        site = _site_id(f.path, c.extent.start.offset)
+        where = (f"{mode}, {_c_string(f.display)}, {loc.line}, {loc.column}, "
+                 f"{_c_string(function)}, {_c_string(pointer)}")  # fmt: skip
+        if self.hoisting is not None and c.extent.start.offset in self.hoisting[0]:
+            # (recorded before the loop: `base` is a variable the loop does not change)
+            self.hoisting[1].append((site, self.p.text(base), where))
+            return
         self.edits.setdefault(f.name, []).append(edits.wrap(
             c.extent.start.offset, c.extent.end.offset,
-            f"(*::hirace::host::touch<{_site_id(f.path, c.extent.start.offset)}ull>(&(",
-            f"), {mode}, {_c_string(f.display)}, {loc.line}, {loc.column}, "
-            f"{_c_string(function)}, {_c_string(pointer)}))",
+            f"(*::hirace::host::touch<{site}ull>(&(", f"), {where}))",
         ))  # fmt: skip
+
+    def _loop(self, c: ci.Cursor, function: str) -> bool:
+        """Walk `c` if it is a counted loop with accesses to record before it."""
+        loop = counted_loop(c) if self.p.in_main(c) and not self.p.inside_macro(c) else None
+        if loop is None or any(self.p.inside_macro(e) for e in (loop.first, loop.end)):
+            return False
+        hoisted = {at: p for at, p in loop.unconditional_accesses().items() if p in self.tracked}
+        if not hoisted:
+            return False
+        outer, self.hoisting = self.hoisting, (hoisted, [])
+        try:
+            for kid in children(c):
+                self._walk(kid, READ, function)
+            spans = self.hoisting[1]
+        finally:
+            self.hoisting = outer
+        if spans:
+            self._record_before(loop, spans)
+        return True
+
+    def _record_before(self, loop: CountedLoop, spans: list[tuple[int, str, str]]) -> None:
+        """Make the loop's initial value record `spans` (site, base, the rest of
+        touch's arguments) first: `(touch_span(...), ..., A)`."""
+        first = f"({self.p.text(loop.first)})"
+        end = f"({self.p.text(loop.end)}){' + 1' if loop.inclusive else ''}"
+        calls = [f"::hirace::host::touch_span<{site}ull>(({base}) + {first}, ({base}) + {end}, "
+                 f"{where})" for site, base, where in spans]  # fmt: skip
+        f = self.p.file(loop.first)
+        self.edits.setdefault(f.name, []).append(edits.wrap(
+            loop.first.extent.start.offset, loop.first.extent.end.offset,
+            "(" + "".join(f"{call}, " for call in calls), ")"))  # fmt: skip
 
     def _walk(self, c: ci.Cursor, ctx: int | None, function: str) -> None:
         """Visit `c`, used as `ctx` (READ, WRITE, READ_WRITE, or None: not accessed)."""
         k = c.kind
         kids = children(c)
         if k in NOT_EVALUATED or k == K.LAMBDA_EXPR:
+            return
+        if k == K.FOR_STMT and self._loop(c, function):
             return
         if k == K.ARRAY_SUBSCRIPT_EXPR and len(kids) == 2:
             if ctx is not None and self._is_tracked(kids[0]):
