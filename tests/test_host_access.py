@@ -85,15 +85,19 @@ int main(int argc, char** argv) {
   for (int i = a; i < m; ++i) { h[i] = 1; m = n - 1; }
   for (int i = a; i < n; ++i) { h[i] = 1; cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice); }
   for (int i = a; i < n; ++i) for (int j = 0; j < 2; ++j) h[i] += h[j];
+#define M 64
+  for (int i = a < 0 ? 0 : a; i < M; ++i) sum += h[i];
+  for (int i = 0; i < M; ++i) sum += h[i];
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   printf("%f\\n", sum);
   return 0;
 }
 """
-HOISTED_LINES = {10, 11, 15, 16, 20}
+HOISTED_LINES = {10, 11, 15, 16, 20, 23}
 """Lines of LOOPS whose accesses to `h` are recorded once before the loop: the
 counted loops whose body makes no call, cannot leave early and does not change
-i, h or the bound (line 20: the inner loop's h[j])."""
+i, h or the bound (line 20: the inner loop's h[j]; line 23: a macro as the bound;
+line 22 starts from a `?:`, which the span would evaluate again: not hoisted)."""
 
 
 def test_counted_loops_record_their_accesses_before_the_loop():
@@ -104,7 +108,7 @@ def test_counted_loops_record_their_accesses_before_the_loop():
                                                     r'"app.cu", (\d+), ', text)}  # fmt: skip
     assert spans == HOISTED_LINES
     # conditional, break, bound changed, a call; h[i] += under the inner loop of line 20
-    assert elements == {12, 13, 18, 19, 20}
+    assert elements == {12, 13, 18, 19, 20, 22}
     assert "for (int i = 0; i < 64; ++i) g[i] = 0;" in text  # g is no transfer pointer
 
 

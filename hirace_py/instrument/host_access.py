@@ -141,7 +141,10 @@ class HostAccessPlanner:
     def _loop(self, c: ci.Cursor, function: str) -> bool:
         """Walk `c` if it is a counted loop with accesses to record before it."""
         loop = counted_loop(c) if self.p.in_main(c) and not self.p.inside_macro(c) else None
-        if loop is None or any(self.p.inside_macro(e) for e in (loop.first, loop.end)):
+        # A and N are written again for the span: spelled in the source, or as the
+        # name of a macro (`i < N`), which expands there as in the loop.
+        if loop is None or any(self.p.inside_macro(e) and not self.p.text(e).isidentifier()
+                               for e in (loop.first, loop.end)):  # fmt: skip
             return False
         hoisted = {at: p for at, p in loop.unconditional_accesses().items() if p in self.tracked}
         if not hoisted:
