@@ -35,6 +35,7 @@ shown (the machine may be shared).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import resource
@@ -54,10 +55,37 @@ GRAPHS = ROOT / "indigo" / "graphs"
 DEFAULT_INPUTS = ("dag_60", "counter_dag_60", "power_law_150", "grid_64", "star_60", "dag_8")
 
 
+def adopt_orphans() -> None:
+    """Makes this process the reaper of its orphaned descendants (Linux): the
+    workers of `hirace check` are children of its multiprocessing forkserver,
+    which outlives it, and only a reaped process's CPU time counts in
+    RUSAGE_CHILDREN."""
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def reap_orphans(seconds: float = 10.0) -> None:
+    """Waits for the orphans the last pass left (its forkserver) to end."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            if all(c.pid in CLUSTER_PIDS for c in psutil.Process().children()):
+                return
+            time.sleep(0.1)
+
+
+CLUSTER_PIDS: set[int] = set()
+PR_SET_CHILD_SUBREAPER = 36
+
+
 def children_cpu() -> float:
     """CPU seconds (user + system) of this process's children: the finished
     ones and everything they waited for, and the live ones (the cluster's
     workers) with what they waited for."""
+    reap_orphans()
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     total = usage.ru_utime + usage.ru_stime
     for child in psutil.Process().children(recursive=True):
@@ -121,6 +149,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--no-o2", action="store_true", help="leave out the cold-O2 pass")
     args = parser.parse_args()
+    adopt_orphans()
     passes: dict[str, list[dict]] = {"cold": [], "cold-O2": [], "warm": []}
     with tempfile.TemporaryDirectory(prefix="hirace-bench-indigo-") as tmp:
         for i in range(args.repeat):
@@ -134,6 +163,7 @@ def main() -> None:
         os.environ["HIRACE_CACHE"] = str(Path(tmp) / "cache0")
         with LocalCluster(n_workers=args.jobs, threads_per_worker=1,
                           dashboard_address=None) as cluster:  # fmt: skip
+            CLUSTER_PIDS.update(c.pid for c in psutil.Process().children(recursive=True))
             db = Path(tmp) / "cluster.sqlite"
             passes["cluster"] = [one_pass("cluster", Path(tmp) / "cache0", db, args,
                                           cluster.scheduler_address)]  # fmt: skip
