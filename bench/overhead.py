@@ -13,16 +13,21 @@ the number of checked accesses (counted from the kernel's code, `Case.accesses`)
 is the cost of one checked access. Instruction counts do not depend on the
 load of a shared machine, as times do.
 
+Whole programs with realistic working sets (bench/programs/, see
+overhead_programs.py) run after the kernels, built checked and plain.
+
 Targets (issue 16): median CPU time ratio <= 1.5x, worst <= 3x; at most 40
-instructions per checked access on saxpy and stencil. On a GPU (issue 6)
-median <= 1.1x and mean <= 3x.
+instructions per checked access on saxpy and stencil; <= 3x for each whole
+program. On a GPU (issue 6) median <= 1.1x and mean <= 3x.
 Run: python bench/overhead.py [--repeat 5] [--backend cpu|cupy|all] [--no-callgrind]
+    [--programs yes|no|only]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from overhead_programs import print_programs, run_programs  # bench/, the script's directory
 
 from hirace_py.backends.base import signatures
 from hirace_py.backends.select import gpu_usable, open_module
@@ -98,10 +104,28 @@ def cases(n: int, m: int) -> list[Case]:
     ]  # fmt: skip
 
 
+def child_cpu() -> float:
+    """User plus system CPU seconds of this process's waited-for children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def plain_time(module, case: Case) -> float:  # type: ignore[no-untyped-def]
     args = case.args()
     buffers = [module.upload(a) if isinstance(a, np.ndarray) else a for a in args]
     return module.launch(case.kernel, case.config, buffers, echo=False).seconds
+
+
+@dataclass
+class Row:
+    """One kernel's medians: grid seconds and child CPU seconds, plain and checked."""
+
+    case: Case
+    plain: float
+    checked: float
+    plain_cpu: float
+    checked_cpu: float
+    shadow_per_element: float
 
 
 def modules(backend: str):  # type: ignore[no-untyped-def]
@@ -112,19 +136,31 @@ def modules(backend: str):  # type: ignore[no-untyped-def]
     return checker, plain
 
 
-def run_backend(backend: str, repeat: int) -> list[tuple[Case, float, float, float]]:
+def run_backend(backend: str, repeat: int) -> list[Row]:
+    """Each case `repeat` times plain and checked, alternately; medians of each.
+
+    CPU time is that of the forked child running the launch (both modes run
+    isolated on the CPU backend): a loaded machine inflates it less than wall
+    time. It is 0 on CuPy, whose launches run in this process.
+    """
     checker, plain = modules(backend)
     rows = []
     for case in cases(*FULL):
-        t_plain, t_checked, per_element = [], [], 0.0
+        t_plain, t_checked, c_plain, c_checked, per_element = [], [], [], [], 0.0
         for _ in range(repeat):
+            before = child_cpu()
             t_plain.append(plain_time(plain, case))
+            middle = child_cpu()
             launch = checker.launch(case.kernel, case.config, case.args())
+            c_plain.append(middle - before)
+            c_checked.append(child_cpu() - middle)
             assert not launch.races, f"{case.name}: the benchmark kernels are race-free"
             t_checked.append(launch.seconds)
             elements = sum(a.size for a in case.args() if isinstance(a, np.ndarray))
             per_element = launch.shadow_bytes / elements
-        rows.append((case, statistics.median(t_plain), statistics.median(t_checked), per_element))
+        med = statistics.median
+        rows.append(Row(case, med(t_plain), med(t_checked), med(c_plain), med(c_checked),
+                        per_element))  # fmt: skip
     return rows
 
 
@@ -172,10 +208,15 @@ def main() -> None:
     parser.add_argument("--backend", choices=["cpu", "cupy", "all"], default="all")
     parser.add_argument("--no-callgrind", action="store_true",
                         help="skip the instruction counts (valgrind)")  # fmt: skip
+    parser.add_argument("--programs", choices=["yes", "no", "only"], default="yes",
+                        help="whole programs (bench/programs/) too, not, or only them")
     parser.add_argument("--one", nargs=2, metavar=("CASE", "MODE"), help=argparse.SUPPRESS)
     opts = parser.parse_args()
     if opts.one:
         run_one(*opts.one)
+        return
+    if opts.programs == "only":
+        print_programs(run_programs(opts.repeat), opts.repeat)
         return
     backends = ["cpu", "cupy"] if opts.backend == "all" else [opts.backend]
     if "cupy" in backends and opts.backend == "all" and not gpu_usable():
@@ -190,21 +231,34 @@ def main() -> None:
     for backend in backends:
         rows = run_backend(backend, opts.repeat)
         print(f"\nbackend {backend}: median of {opts.repeat} runs each, interleaved")
+        cpu = backend == "cpu"
         head = f"{'kernel':<12}{'kind':<9}{'plain ms':>10}{'checked ms':>12}{'ratio':>8}"
+        if cpu:
+            head += f"{'plain CPU ms':>14}{'checked CPU ms':>16}{'CPU ratio':>11}"
         head += f"{'shadow B/elem':>15}"
-        if backend == "cpu" and counts:
+        if cpu and counts:
             head += f"{'plain instr/acc':>17}{'extra instr/acc':>17}"
         print(head)
-        ratios = []
-        for case, tp, tc, per in rows:
-            ratios.append(tc / tp)
-            line = f"{case.name:<12}{case.kind:<9}{tp * 1e3:>10.2f}{tc * 1e3:>12.2f}"
-            line += f"{tc / tp:>7.2f}x{per:>15.2f}"
-            if backend == "cpu" and counts:
-                line += f"{counts[case.name][0]:>17.1f}{counts[case.name][1]:>17.1f}"
+        ratios, cpu_ratios = [], []
+        for r in rows:
+            ratios.append(r.checked / r.plain)
+            line = f"{r.case.name:<12}{r.case.kind:<9}{r.plain * 1e3:>10.2f}"
+            line += f"{r.checked * 1e3:>12.2f}{r.checked / r.plain:>7.2f}x"
+            if cpu:
+                cpu_ratios.append(r.checked_cpu / r.plain_cpu)
+                line += f"{r.plain_cpu * 1e3:>14.1f}{r.checked_cpu * 1e3:>16.1f}"
+                line += f"{r.checked_cpu / r.plain_cpu:>10.2f}x"
+            line += f"{r.shadow_per_element:>15.2f}"
+            if cpu and counts:
+                line += f"{counts[r.case.name][0]:>17.1f}{counts[r.case.name][1]:>17.1f}"
             print(line)
-        print(f"median ratio {statistics.median(ratios):.2f}x, mean {statistics.mean(ratios):.2f}x,"
-              f" max {max(ratios):.2f}x")  # fmt: skip
+        for what, values in (("grid time", ratios), ("CPU time", cpu_ratios)):
+            if values:
+                print(f"{what}: median ratio {statistics.median(values):.2f}x,"
+                      f" mean {statistics.mean(values):.2f}x, max {max(values):.2f}x")
+    if "cpu" in backends and opts.programs == "yes":
+        print_programs(run_programs(opts.repeat), opts.repeat)
+    print(f"(load average {os.getloadavg()[0]:.1f} at the end)")
 
 
 if __name__ == "__main__":

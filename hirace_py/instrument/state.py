@@ -110,6 +110,12 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
     ("frame_units", U64, "shadow words per block frame"),
     ("n_frames", U64, "frames allocated; fewer than blocks means frames are reused"),
     ("grid_epoch", U64, "CPU backend: grid barriers the shadow was cleared for (device-written)"),
+    (
+        "touched",
+        U64,
+        "CPU backend: address of one byte per region, set to 1 by an access that "
+        "found the region; 0: not kept",
+    ),
     ("max_bc", U64, "largest trackable block-barrier clock"),
     ("max_wc", U64, "largest trackable warp-barrier clock"),
     ("max_rc", U64, "largest release count an access can carry (docs/semantics.md 1.6)"),
