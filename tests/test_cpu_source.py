@@ -195,3 +195,19 @@ def test_each_shared_variable_registers_its_storage(declaration: str, names: lis
     registered = re.findall(r"hr::SharedRegion \w+\(__builtin_addressof\((\w+)\), "
                             r"sizeof\((\w+)\)\);", line)
     assert registered == [(n, n) for n in names]
+
+
+def test_template_heads_do_not_make_a_function_a_class() -> None:
+    # `class T` in a template head once made the scanner take the function for
+    # a class body, and every kernel after it was lost (the module had none).
+    u = unit(
+        """
+template <class T> __device__ T twice(T v) { return v + v; }
+template <typename T, class U = T, int N = (1 << 2)> __device__ T thrice(T v) { return v * 3; }
+template <template <class> class Box> __device__ int wrapped() { return 0; }
+__global__ void first(float* a) { a[0] = twice(a[0]); }
+template <class T> struct Pair { T a, b; };
+__global__ void second(Pair<int>* p) { }
+"""
+    )
+    assert [k.name for k in u.kernels] == ["first", "second"]

@@ -147,3 +147,23 @@ def test_untracked_blocks_are_counted_with_the_cache() -> None:
     assert launch.counters["skipped_blocks"] == 2 * 64
     # Blocks 1 and 2 are checked: 32 racing elements each.
     assert sum(r.count for r in report.races) == 64
+
+
+WIDTHS = """\
+template <class T>
+__device__ void put(T* p, int i) { p[i] = (T)i; }   // one site, two access sizes
+
+__global__ void widths(float* a, double* b, int racy) {
+  int i = threadIdx.x;
+  put(a, i);
+  put(b, racy ? i / 2 : i);   // racy: two threads per element of b
+}
+"""
+
+
+def test_one_template_site_of_two_sizes_keeps_them_apart() -> None:
+    for racy in (0, 1):
+        a, b = np.zeros(64, np.float32), np.zeros(64, np.float64)
+        report = hirace_py.check(WIDTHS, "widths", 1, 64, [a, b, racy], backend="cpu")
+        assert {r.variable for r in report.races} == ({"b"} if racy else set())
+        assert sum(r.count for r in report.races) == 32 * racy

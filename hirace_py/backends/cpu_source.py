@@ -433,6 +433,25 @@ def _strip_attributes(tokens: list[Token]) -> list[Token]:
     return out
 
 
+def _without_template_heads(tokens: list[Token]) -> list[Token]:
+    """The tokens after any leading `template <...>` heads, whose parameters
+    (`class T`, `typename T`) do not make the declaration a class."""
+    i = 0
+    while i + 1 < len(tokens) and tokens[i].text == "template" and tokens[i + 1].text == "<":
+        angle, paren, j = 0, 0, i + 1
+        while j < len(tokens):
+            text = tokens[j].text
+            j += 1
+            if text in ("(", ")"):
+                paren += 1 if text == "(" else -1
+            elif paren == 0 and text in ("<", ">", ">>"):
+                angle += 1 if text == "<" else -len(text)
+                if angle <= 0:
+                    break
+        i = j
+    return tokens[i:]
+
+
 def _outside_parentheses(tokens: list[Token], opening: str = "(", closing: str = ")") -> list[str]:
     """Texts of the tokens not inside (...) groups (parameter lists, attributes),
     or inside the groups of another pair of brackets."""
@@ -552,7 +571,7 @@ class _Scanner:
             self.namespaces.append(None)
             return i + 1, False
         close = _matching(self.code, i, "{", "}")
-        outer = _outside_parentheses(decl)
+        outer = _outside_parentheses(_without_template_heads(decl))
         if "=" in outer or any(w in outer for w in ("struct", "class", "union", "enum")):
             decl.extend(self.code[i : close + 1])
             return close + 1, True
