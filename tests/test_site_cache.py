@@ -7,6 +7,12 @@ shadow is in each block's own frame (an entry kept from an earlier block
 fails it), a misaligned access through
 a site that was aligned before, and launches in which not every thread is
 tracked (docs/instrumentation.md, "The checked access").
+
+Forgetting global entries at each launch is tested by the whole program
+tests/programs/fresh (tests/test_programs.py): a program keeps its arrays
+and shadow across launches, so a stale entry serves a later launch without
+the lookup marking the region touched; the scan after that launch then
+neither clears its words nor lists them, and the next launch reports races.
 """
 
 from __future__ import annotations
