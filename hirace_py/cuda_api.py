@@ -151,8 +151,11 @@ class Catalogue:
     device_types: str
     parse_declarations: str
     runtime_errors: tuple[tuple[str, int, str], ...]
-    device_attributes: tuple[tuple[str, int, str], ...]
+    # name, value, the CPU device's answer (None: not an attribute to query,
+    # such as cudaDevAttrMax or a reserved value: cudaErrorInvalidValue)
+    device_attributes: tuple[tuple[str, int, str | None], ...]
     runtime_types: str
+    legacy_fields: dict[str, tuple[str, ...]]  # struct -> fields older CUDA had
     libcu: Libcu
 
     def names(self, *roles: str) -> frozenset[str]:
@@ -274,8 +277,12 @@ def catalogue() -> Catalogue:
         unsupported_overloads=overloads,
         unsupported_device_side=unsupported["device_side"],
         runtime_errors=tuple((n, int(v), t) for n, v, t in data["runtime"]["errors"]),
-        device_attributes=tuple((n, int(v), t) for n, v, t in data["runtime"]["device_attributes"]),
+        device_attributes=tuple(
+            (row[0], int(row[1]), row[2] if len(row) > 2 else None)
+            for row in data["runtime"]["device_attributes"]
+        ),
         runtime_types=data["runtime"]["types"],
+        legacy_fields={k: tuple(v) for k, v in data["runtime"]["legacy_fields"].items()},
         libcu=_libcu(data["libcu"]),
     )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,7 +95,8 @@ def _args(*include: str) -> list[str]:
 
 
 @functools.cache
-def header_functions() -> dict[tuple[str, str], Declared]:
+def header_unit() -> ci.TranslationUnit:
+    """The toolkit's cuda_runtime.h (and what it pulls in), parsed as nvcc reads it."""
     include = toolkit_include()
     assert include is not None, (
         "no CUDA headers: install the toolkit or run scripts/setup.sh (it installs the "
@@ -105,17 +107,19 @@ def header_functions() -> dict[tuple[str, str], Declared]:
         # The wheels have no cuda_profiler_api.h (the toolkit has).
         headers = ["cuda_runtime.h", "cuda_profiler_api.h"]
         source.write_text("".join(f"#include <{h}>\n" for h in headers if (include / h).exists()))
-        tu = ci.Index.create().parse(str(source), args=_args(str(include), str(include / "cccl")))
-    root = str(include.resolve())
-    return {
-        k: d
-        for k, d in _functions(tu, lambda f: str(Path(f).resolve()).startswith(root)).items()
-        if not INTERNAL.search(d.name)
-    }
+        return ci.Index.create().parse(str(source), args=_args(str(include), str(include / "cccl")))
+
+
+def in_toolkit(file: str) -> bool:
+    include = toolkit_include()
+    assert include is not None
+    return str(Path(file).resolve()).startswith(str(include.resolve()))
 
 
 @functools.cache
-def catalogue_functions() -> dict[tuple[str, str], Declared]:
+def catalogue_unit() -> tuple[ci.TranslationUnit, str]:
+    """The catalogue's declarations (the prelude with nvcc's attributes), parsed,
+    and the name of the file they are in."""
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "catalogue.cu"
         source.write_text(cuda_api.prelude(exact=True))
@@ -126,7 +130,22 @@ def catalogue_functions() -> dict[tuple[str, str], Declared]:
             if d.severity >= ci.Diagnostic.Error
         ]
         assert errors == [], "the catalogue does not parse as declarations"
-    return _functions(tu, lambda f: f == str(source))
+    return tu, str(source)
+
+
+@functools.cache
+def header_functions() -> dict[tuple[str, str], Declared]:
+    return {
+        k: d
+        for k, d in _functions(header_unit(), in_toolkit).items()
+        if not INTERNAL.search(d.name)
+    }
+
+
+@functools.cache
+def catalogue_functions() -> dict[tuple[str, str], Declared]:
+    tu, source = catalogue_unit()
+    return _functions(tu, lambda f: f == source)
 
 
 def _unsupported(name: str, type_: str) -> str | None:
@@ -211,3 +230,100 @@ def test_precompiled_prelude_parses_as_the_prelude_does(monkeypatch: pytest.Monk
     monkeypatch.setattr(parse_module, "_prelude_pch", lambda: None)
     assert "-include-pch" not in parse_module.clang_args()
     assert {p: instrument(s, str(p)).source for p, s in sources.items()} == with_pch
+
+
+def _top_level(scope: ci.Cursor) -> Iterator[ci.Cursor]:
+    """Declarations at namespace scope, inside extern "C" blocks too."""
+    for c in scope.get_children():
+        if c.kind in SCOPES:
+            yield from _top_level(c)
+        else:
+            yield c
+
+
+def _structs(tu: ci.TranslationUnit, keep: object) -> dict[str, dict[str, ci.Type]]:
+    """Every named struct defined at namespace scope: its fields and their types."""
+    out = {}
+    for c in _top_level(tu.cursor):
+        if c.location.file is None or not keep(c.location.file.name):  # type: ignore[operator]
+            continue
+        if c.kind == K.STRUCT_DECL and c.is_definition():
+            struct, name = c, c.spelling
+        elif c.kind == K.TYPEDEF_DECL:  # typedef struct cudaUUID_st {...} cudaUUID_t
+            struct, name = c.underlying_typedef_type.get_canonical().get_declaration(), c.spelling
+            if struct.kind != K.STRUCT_DECL or not struct.is_definition():
+                continue
+        else:
+            continue
+        out[name] = {f.spelling: f.type for f in struct.get_children() if f.kind == K.FIELD_DECL}
+    return out
+
+
+def _enums(tu: ci.TranslationUnit, keep: object) -> dict[str, dict[str, int]]:
+    out = {}
+    for c in _top_level(tu.cursor):
+        if c.kind != K.ENUM_DECL or not c.is_definition() or c.location.file is None:
+            continue
+        if keep(c.location.file.name):  # type: ignore[operator]
+            out[c.spelling] = {
+                e.spelling: e.enum_value for e in c.get_children()
+                if e.kind == K.ENUM_CONSTANT_DECL
+            }  # fmt: skip
+    return out
+
+
+def _same_type(a: ci.Type, b: ci.Type) -> bool:
+    """The same type, or an anonymous union/struct of the same size (the two
+    files' unnamed types have different names)."""
+    if a.spelling == b.spelling and a.get_size() == b.get_size():
+        return True  # cudaUUID_t: a typedef of another struct in the toolkit
+    a, b = a.get_canonical(), b.get_canonical()
+    if "(unnamed" in a.spelling or "(unnamed" in b.spelling:
+        return a.get_size() == b.get_size()
+    return a.spelling == b.spelling
+
+
+def test_every_header_struct_field_is_in_the_catalogue() -> None:
+    """A struct the catalogue declares has every field the toolkit's struct has,
+    with the same type (code reads prop.hostNativeAtomicSupported or
+    attrs.requiredClusterWidth); the catalogue's extra fields are exactly the
+    older CUDA's fields it keeps, which the toolkit no longer has."""
+    tu, source = catalogue_unit()
+    headers, ours = _structs(header_unit(), in_toolkit), _structs(tu, lambda f: f == source)
+    legacy = cuda_api.catalogue().legacy_fields
+    shared = sorted(set(headers) & set(ours))
+    assert "cudaDeviceProp" in shared and "cudaFuncAttributes" in shared
+    for name in shared:
+        theirs, mine = headers[name], ours[name]
+        missing = [f for f in theirs if f not in mine]
+        assert missing == [], f"struct {name}: fields the toolkit has: {missing}"
+        wrong = [f for f in theirs if not _same_type(theirs[f], mine[f])]
+        assert wrong == [], f"struct {name}: fields of another type: {wrong}"
+        assert sorted(set(mine) - set(theirs)) == sorted(legacy.get(name, ())), name
+    assert set(legacy) <= set(shared)
+
+
+def test_every_header_enumerator_is_in_the_catalogue_with_its_value() -> None:
+    tu, source = catalogue_unit()
+    headers, ours = _enums(header_unit(), in_toolkit), _enums(tu, lambda f: f == source)
+    shared = sorted(set(headers) & set(ours))
+    assert "cudaDeviceAttr" in shared and "cudaError" in shared
+    for name in shared:
+        assert ours[name] == headers[name], name
+
+
+def test_the_catalogue_pulls_in_the_system_headers_the_toolkit_headers_do() -> None:
+    """nvcc includes cuda_runtime.h in every .cu; what it includes from the C
+    and C++ libraries, user code sees without including it (gups.cu uses
+    ptrdiff_t from <stddef.h> with only <stdint.h>, <stdio.h> and <stdlib.h>).
+    The parse prelude and the CPU backend include the catalogue's list."""
+    pulled = set()
+    for inc in header_unit().get_includes():
+        if in_toolkit(inc.source.name) and not in_toolkit(inc.include.name):
+            text = Path(inc.source.name).read_text(errors="replace")
+            line = text.splitlines()[inc.location.line - 1]
+            m = re.match(r"\s*#\s*include\s*<([^>]+)>", line)
+            assert m is not None, line
+            pulled.add(m[1])
+    assert {"stddef.h", "stdlib.h"} <= pulled
+    assert sorted(pulled - set(cuda_api.catalogue().system_includes)) == []

@@ -74,7 +74,9 @@ def render_program(name: str) -> str:
         "arch_minor": CUDA_ARCH % 100 // 10,
         "shared_limit": SHARED_LIMIT,
     }
-    attributes = [(attr, value, answer.format(**values)) for attr, value, answer in ATTRIBUTES]
+    attributes = [
+        (attr, value, answer.format(**values)) for attr, value, answer in ATTRIBUTES if answer
+    ]
     return render(
         name + ".j2", errors=ERRORS, attributes=attributes, runtime_types=cuda_api.runtime_types(),
         deadline_exit=DEADLINE_EXIT,
