@@ -40,6 +40,11 @@ from hirace_py.instrument.dialect import normalized
         ('asm("op" ::: "memory" "cc");', 'asm("op" ::: "memory" "cc");'),
         ('const char* s = f("a") "b";', 'const char* s = f("a") "b";'),
         ("k << < 1, 32 >> > (p);", "k <<<  1, 32 >>>  (p);"),
+        ('extern "C"__global__ void k(int* p);', 'extern"C" __global__ void k(int* p);'),
+        ('extern "C"__device__ int f();', 'extern"C" __device__ int f();'),
+        # A literal operator with a suffix of the user's own stays as it is.
+        ('auto x = "a"_s;', 'auto x = "a"_s;'),
+        ('f("x"__global__);', 'f("x"__global__);'),
     ],
 )  # fmt: skip
 def test_rewrites(source: str, expected: str) -> None:
@@ -49,7 +54,7 @@ def test_rewrites(source: str, expected: str) -> None:
 FRAGMENTS = st.sampled_from([
     "__shared__ ", "alignas(16) ", "alignas(alignof(int)) ", "float a[4]; ", "\n", "// c\n",
     'asm volatile("x" ::"r"(v) "l"(p)); ', '"s" ', "(", ")", "k << < 1, 2 >> > (a); ",
-    "__asm__(", ":", "::", " ", "int x;",
+    "__asm__(", ":", "::", " ", "int x;", 'extern "C"', "__global__ ",
 ])  # fmt: skip
 
 
@@ -65,7 +70,7 @@ def test_offsets_and_lines_are_kept(parts: list[str]) -> None:
 
 
 KERNEL = """\
-__global__ void publish(unsigned char* flag, int* data) {
+extern "C"__global__ void publish(unsigned char* flag, int* data) {
   __shared__ alignas(16) int tile[32];
   tile[threadIdx.x] = data[threadIdx.x];
   __syncthreads();

@@ -12,7 +12,12 @@ original, and diagnostics keep their positions):
   declaration specifiers, becomes `alignas(X) __shared__ T v;` (on one line;
   written across lines it is left as it is);
 - inline-assembly operands separated by blanks only, `:: "r"(a) "l"(p)`:
-  the first blank becomes the comma nvcc infers.
+  the first blank becomes the comma nvcc infers;
+- a string literal written against a CUDA specifier, `extern "C"__global__`:
+  C++11 reads `"C"__global__` as a literal with a user-defined suffix
+  (clang: "string literal with user-defined suffix cannot be used here"),
+  nvcc expands the macro; the blank before the literal moves after it,
+  `extern"C" __global__`.
 """
 
 from __future__ import annotations
@@ -23,6 +28,11 @@ from hirace_py.instrument.launch_syntax import contiguous
 _BLANK = ("space", "newline", "comment")
 _ASM = frozenset({"asm", "__asm__", "__asm"})
 _ASM_QUALIFIERS = frozenset({"volatile", "__volatile__", "__volatile", "goto", "inline"})
+# CUDA's specifiers, macros in nvcc's headers (and in hirace's parse prelude).
+_SPECIFIERS = frozenset({
+    "__global__", "__device__", "__host__", "__forceinline__", "__noinline__",
+    "__shared__", "__constant__", "__managed__", "__launch_bounds__",
+})  # fmt: skip
 
 
 def _next_code(tokens: list[Token], i: int) -> int:
@@ -107,13 +117,29 @@ def _asm_commas(tokens: list[Token], chars: list[str]) -> bool:
     return changed
 
 
+def _literal_suffixes(tokens: list[Token], chars: list[str]) -> bool:
+    changed = False
+    for i in range(1, len(tokens) - 1):
+        string, after = tokens[i], tokens[i + 1]
+        if string.kind != "string" or after.kind != "ident" or after.text not in _SPECIFIERS:
+            continue
+        before = tokens[i - 1]
+        if before.kind != "space" or after.start != string.end:
+            continue
+        # ` "C"` becomes `"C" `: the blank moves from before the literal to after it.
+        chars[string.start - 1 : string.end] = list(string.text + " ")
+        changed = True
+    return changed
+
+
 def normalized(source: str) -> str:
     """`source` with nvcc-only spellings rewritten in place (same length, same lines)."""
     source = contiguous(source)
-    if "__shared__" not in source and "asm" not in source:
+    if "__shared__" not in source and "asm" not in source and '"__' not in source:
         return source
     tokens = tokenize(source)
     chars = list(source)
     changed = _shared_alignas(source, tokens, chars)
     changed = _asm_commas(tokens, chars) or changed
+    changed = _literal_suffixes(tokens, chars) or changed
     return "".join(chars) if changed else source

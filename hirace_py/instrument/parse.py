@@ -188,6 +188,8 @@ _BASE_ARGS = (
     "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
     "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "-std=c++17",
     "-Wno-unknown-cuda-version", "-ferror-limit=50",
+    # nvcc and g++ warn about `register` in C++17; clang refuses it.
+    "-Wno-register",
 )  # fmt: skip
 
 
