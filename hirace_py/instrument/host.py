@@ -345,11 +345,19 @@ class HostPlanner:
         (deduced from the call) is named by its specialization's type, which
         `hr::launch` needs: `(static_cast<void (*)(float *, int)>(k))`."""
         ref = callee.referenced
-        if self.target != "cpu" or ref is None or ref.get_num_template_arguments() <= 0:
+        if self.target != "cpu" or ref is None or "<" in self.p.text(callee):
             return
-        if "<" in self.p.text(callee) or callee.type.kind != ci.TypeKind.POINTER:
+        if ref.kind == K.OVERLOADED_DECL_REF:
+            # In a template, the call's types are known only per instantiation:
+            # the specialization is the one whose parameters are the arguments'
+            # types, which is what deduction gives for deduced parameters.
+            arguments = ", ".join(f"std::decay_t<decltype({self.p.text(a)})>"
+                                  for a in self.launch_arguments(c))  # fmt: skip
+            kernel_type = f"void (*)({arguments})"
+        elif ref.get_num_template_arguments() > 0 and callee.type.kind == ci.TypeKind.POINTER:
+            kernel_type = callee.type.get_canonical().spelling
+        else:
             return
-        kernel_type = callee.type.get_canonical().spelling
         self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
                                 f"(static_cast<{kernel_type}>(", "))"))  # fmt: skip
 
@@ -424,6 +432,14 @@ class HostPlanner:
         text = "".join(f"{', ' if explicit or i else ''}({d})" for i, d in enumerate(defaults))
         self.edit(c, edits.insert(end - 1, text))
 
+    def launch_arguments(self, c: ci.Cursor) -> list[ci.Cursor]:
+        """The kernel's arguments of the launch `c` (after `>>>`)."""
+        closes = [t for t in self.p._tokens(c) if t.spelling == ">>>"]
+        if not closes:
+            return []
+        gt = closes[0].extent.start.offset
+        return [a for a in self.p.explicit_arguments(c) if a.extent.start.offset > gt]
+
     def launch(self, c: ci.Cursor, callee: ci.Cursor, config: ci.Cursor, function: str) -> None:
         self.default_arguments(c, callee)
         if not self.hooks:
@@ -438,11 +454,14 @@ class HostPlanner:
         conf = self.p.explicit_arguments(config)
         if len(conf) < 2:
             return
-        name = callee.referenced.spelling if callee.referenced is not None else callee.spelling
-        # A launch through a function pointer names its kernel at run time:
-        # the unit's hirace_kernel_name finds it among the unit's kernels.
-        through_pointer = callee.referenced is not None and callee.referenced.kind not in (
-            K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)  # fmt: skip
+        # A launch through a function pointer (a variable, an array element,
+        # any expression) names its kernel at run time: the unit's
+        # hirace_kernel_name finds it among the unit's kernels. A template
+        # kernel in a template (an overload set until instantiation) is named.
+        ref = callee.referenced
+        through_pointer = ref is None or ref.kind not in (
+            K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.OVERLOADED_DECL_REF)  # fmt: skip
+        name = self.p.text(callee) if ref is None else ref.spelling
         kernel_name = (f"hirace_kernel_name((const void*)({self.p.text(callee)}), "
                        f"{_c_string(name)})" if through_pointer else _c_string(name))  # fmt: skip
         texts = [self.p.text(a) for a in conf[:4]]
@@ -456,14 +475,20 @@ class HostPlanner:
             missing = ", hirace_s, hirace_st" if len(conf) == 2 else ", hirace_st"
             self.edit(c, edits.insert(gt.extent.start.offset, missing))
         params = list(callee.referenced.get_arguments()) if callee.referenced is not None else []
-        arguments = [a for a in self.p.explicit_arguments(c)
-                     if a.extent.start.offset > gt.extent.start.offset]  # fmt: skip
-        for i, a in enumerate(arguments):
+        for i, a in enumerate(self.launch_arguments(c)):
             # Pointer arguments are noted for the record (evaluated once, as
-            # before), with whether the kernel's parameter points to const.
+            # before), with whether the kernel's parameter points to const;
+            # an object bound to a reference parameter, by its address.
+            param = params[i].type.get_canonical() if i < len(params) else None
+            by_reference = param is not None and param.kind == ci.TypeKind.LVALUEREFERENCE
+            if by_reference:
+                ro = "true" if param.get_pointee().is_const_qualified() else "false"
+                self.edit(c, edits.wrap(a.extent.start.offset, a.extent.end.offset,
+                                        "(*hirace::host::arg(&(", f"), {i}u, {ro}))"))  # fmt: skip
+                continue
             if a.type.get_canonical().kind not in POINTER_KINDS or _null_constant(a):
                 continue
-            pointee = params[i].type.get_canonical().get_pointee() if i < len(params) else None
+            pointee = param.get_pointee() if param is not None else None
             readonly = pointee is not None and pointee.is_const_qualified()
             self.edit(c, edits.wrap(a.extent.start.offset, a.extent.end.offset,
                                     "hirace::host::arg(",
