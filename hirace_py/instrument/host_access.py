@@ -13,12 +13,15 @@ In a counted loop that `hirace_py.instrument.host_loops` proves makes the
 access `h[i]` for every i in [A, N) and nothing that could come between them,
 the access is recorded once, before the loop, as the run of those elements:
 `for (int i = (::hirace::host::touch_span<SITE>((h) + (A), (h) + (N), 1, ...), A); ...`.
+A member of an element, `h[i].x` or `p->x`, is touched as the member's bytes.
+Binding an element to a reference (`k<<<1, 1>>>(*p)` for a kernel taking
+`T&`, a call's `T&` parameter, `T& r = h[i]`) reads nothing.
 
 What is not rewritten (so not seen): accesses through other pointers (a
 pointer copied from a transfer pointer, `std::vector` elements, library calls
 such as `memcpy` or `printf("%s")` that read host memory themselves), accesses
-spelled inside a macro's definition, and members of struct elements
-(`h[i].x`).
+spelled inside a macro's definition, and array members (`p->a[i]`: the
+array's decay to a pointer is not an access).
 """
 
 from __future__ import annotations
@@ -129,7 +132,8 @@ class HostAccessPlanner:
         site = _site_id(f.path, c.extent.start.offset)
         where = (f"{mode}, {_c_string(f.display)}, {loc.line}, {loc.column}, "
                  f"{_c_string(function)}, {_c_string(pointer)}")  # fmt: skip
-        if self.hoisting is not None and c.extent.start.offset in self.hoisting[0]:
+        hoistable = c.kind == K.ARRAY_SUBSCRIPT_EXPR  # not a member: p[i].x is not all of p[i]
+        if self.hoisting is not None and hoistable and c.extent.start.offset in self.hoisting[0]:
             # (recorded before the loop: `base` is a variable the loop does not change)
             self.hoisting[1].append((site, self.p.text(base), where))
             return
@@ -172,6 +176,38 @@ class HostAccessPlanner:
             loop.first.extent.start.offset, loop.first.extent.end.offset,
             "(" + "".join(f"{call}, " for call in calls), ")"))  # fmt: skip
 
+    def _element_pointer(self, member: ci.Cursor) -> ci.Cursor | None:
+        """The tracked pointer whose element `member` (`p->x`, `h[i].x`,
+        `(*p).a.b`) is a member of, or None."""
+        kids = children(member)
+        if not kids:
+            return None
+        base = stripped(kids[0])
+        if base.type.get_canonical().kind == T.POINTER:  # p->x
+            return base if self._is_tracked(base) else None
+        if base.kind == K.MEMBER_REF_EXPR:
+            return self._element_pointer(base)
+        inner = children(base)
+        if base.kind == K.ARRAY_SUBSCRIPT_EXPR and len(inner) == 2 and self._is_tracked(inner[0]):
+            return inner[0]
+        if (base.kind == K.UNARY_OPERATOR and unary_operator(base) == "*" and inner
+                and self._is_tracked(inner[0])):  # fmt: skip
+            return inner[0]
+        return None
+
+    def _by_reference(self, call: ci.Cursor) -> set[tuple[int, int]]:
+        """Extents of the call's arguments that bind to reference parameters."""
+        ref = call.referenced
+        if ref is None:
+            return set()
+        params = list(ref.get_arguments())
+        refs = (T.LVALUEREFERENCE, T.RVALUEREFERENCE)
+        return {
+            (a.extent.start.offset, a.extent.end.offset)
+            for a, p in zip(call.get_arguments(), params, strict=False)
+            if p.type.get_canonical().kind in refs
+        }
+
     def _walk(self, c: ci.Cursor, ctx: int | None, function: str) -> None:
         """Visit `c`, used as `ctx` (READ, WRITE, READ_WRITE, or None: not accessed)."""
         k = c.kind
@@ -211,8 +247,19 @@ class HostAccessPlanner:
             self._walk(kids[0], ctx, function)
             return
         if k == K.MEMBER_REF_EXPR:
+            if ctx is not None and c.type.get_canonical().kind not in (
+                    T.CONSTANTARRAY, T.INCOMPLETEARRAY):  # fmt: skip
+                pointer = self._element_pointer(c)
+                if pointer is not None:
+                    self._wrap(c, pointer, ctx, function)
             for kid in kids:
                 self._walk(kid, None, function)
+            return
+        if k == K.CALL_EXPR:
+            by_reference = self._by_reference(c)
+            for kid in kids:
+                bound = (kid.extent.start.offset, kid.extent.end.offset) in by_reference
+                self._walk(kid, None if bound else READ, function)
             return
         if k == K.VAR_DECL and c.type.kind in (T.LVALUEREFERENCE, T.RVALUEREFERENCE):
             for kid in kids:
