@@ -22,8 +22,11 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
+        # A switch (store_true/store_false): its default is the other state,
+        # and `--no-x (default: True)` would read as the switch being on.
+        switch = action.nargs == 0
         if ("default" in text or default in (None, False, [], argparse.SUPPRESS)
-                or not action.option_strings):  # fmt: skip
+                or not action.option_strings or switch):  # fmt: skip
             return text
         return f"{text} (default: {default})"
 
