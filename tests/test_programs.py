@@ -345,6 +345,8 @@ def test_run_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
         ("x = a << b; y = a <<= 2; // k<<<1,1>>>()", "x = a << b; y = a <<= 2; // k<<<1,1>>>()"),
         ('s = "k<<<1,1>>>()";', 's = "k<<<1,1>>>()";'),
         ("k<<<\n  1, 2>>>(a);", "::hr::launch(k, \n  1, 2)(a);"),
+        ("t[i]<<<1, 2>>>(a);", "::hr::launch(t[i], 1, 2)(a);"),
+        ("ks[f(i)][1]<<<1, 2>>>(a);", "::hr::launch(ks[f(i)][1], 1, 2)(a);"),
     ],
 )  # fmt: skip
 def test_rewrite_launches(source: str, expected: str) -> None:

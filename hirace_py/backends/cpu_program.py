@@ -194,12 +194,13 @@ _KEYWORDS = frozenset({"return", "case", "else", "do", "throw", "co_return", "co
 
 def _back_match(tokens: list[Token], code: list[int], j: int, open_: str) -> int | None:
     """Index into `code` of the token opening the group closed at code[j]
-    (`(` for `)`; `<` for `>` or `>>`, which closes two)."""
+    (`(` for `)`, `[` for `]`; `<` for `>` or `>>`, which closes two)."""
     depth = 0
+    close = {"(": ")", "[": "]"}.get(open_)
     while j >= 0:
         text = tokens[code[j]].text
-        if open_ == "(":
-            depth += (text == ")") - (text == "(")
+        if close is not None:
+            depth += (text == close) - (text == open_)
         else:
             depth += {">": 1, ">>": 2, "<": -1}.get(text, 0)
         if depth <= 0:
@@ -210,11 +211,18 @@ def _back_match(tokens: list[Token], code: list[int], j: int, open_: str) -> int
 
 def _callee_start(tokens: list[Token], code: list[int], j: int) -> int | None:
     """Index into `code` of the first token of the callee ending at code[j]:
-    `k`, `ns::k`, `::k`, `k<float, 4>`, `(k)`; None if it is none of these."""
+    `k`, `ns::k`, `::k`, `k<float, 4>`, `(k)`, `table[i]`; None if it is none
+    of these."""
     while j >= 0:
         text = tokens[code[j]].text
         if text == ")":
             return _back_match(tokens, code, j, "(")
+        while text == "]":  # an element of an array of kernel pointers
+            opening = _back_match(tokens, code, j, "[")
+            if opening is None or opening == 0:
+                return None
+            j = opening - 1
+            text = tokens[code[j]].text
         if text in (">", ">>"):
             opening = _back_match(tokens, code, j, "<")
             if opening is None or opening == 0:
