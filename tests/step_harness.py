@@ -14,6 +14,7 @@ import numpy as np
 
 from hirace_py import crosscheck
 from hirace_py.backends import cpu_program
+from hirace_py.instrument.runtime import include_dir
 from hirace_py.shadow import ShadowLayout
 from hirace_py.trace import GSYNC
 
@@ -49,3 +50,17 @@ def run(exe: Path, batch: crosscheck.Batch, sites: np.ndarray, n_sites: int) -> 
                             timeout=600, env={"HIRACE_QUIET": "1"})  # fmt: skip
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     return np.array(result.stdout.split(), np.int32).reshape(n_traces, n_events)
+
+
+def mutated_headers(tmp: Path, old: str, new: str) -> Path:
+    """A copy of the runtime headers in tmp/include with the one occurrence of
+    `old` in hirace_runtime.cuh replaced by `new` (a mutant of the runtime)."""
+    headers = tmp / "include"
+    headers.mkdir()
+    for source in Path(include_dir()).iterdir():
+        text = source.read_text()
+        if source.name == "hirace_runtime.cuh":
+            assert text.count(old) == 1, old
+            text = text.replace(old, new)
+        (headers / source.name).write_text(text)
+    return headers

@@ -225,15 +225,7 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_runtime_mutants_are_caught(tmp_path: Path, name: str) -> None:
     old, new = MUTANTS[name]
-    headers = tmp_path / "include"
-    headers.mkdir()
-    for source in Path(include_dir()).iterdir():
-        text = source.read_text()
-        if source.name == "hirace_runtime.cuh":
-            assert text.count(old) == 1, name
-            text = text.replace(old, new)
-        (headers / source.name).write_text(text)
-    exe = build_harness(tmp_path, headers)
+    exe = build_harness(tmp_path, step_harness.mutated_headers(tmp_path, old, new))
     batch = exhaustive(5)
     rows = np.random.default_rng(14).choice(batch.ops.shape[0], CHUNK, replace=False)
     # The sample, and a message from a reader of a multi-block read history.

@@ -165,15 +165,7 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_runtime_mutants_are_caught(harness: Path, tmp_path: Path, name: str) -> None:
     old, new = MUTANTS[name]
-    headers = tmp_path / "include"
-    headers.mkdir()
-    for source in Path(include_dir()).iterdir():
-        text = source.read_text()
-        if source.name == "hirace_runtime.cuh":
-            assert text.count(old) == 1, name
-            text = text.replace(old, new)
-        (headers / source.name).write_text(text)
-    exe = build_harness(tmp_path, headers)
+    exe = build_harness(tmp_path, step_harness.mutated_headers(tmp_path, old, new))
     batch = exhaustive(GROUP_MASKS + OTHER_MASKS, 3)
     _, _, false_before = compare(harness, batch)
     try:
