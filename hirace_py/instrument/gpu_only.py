@@ -8,6 +8,10 @@ they read or write, nor monitor kernels they launch, so every use in a user
 file is one warning naming the feature (nothing silent). The CPU backend
 cannot run them at all: there the first use is a one-line error naming the
 feature and the line (hirace_py.cuda_api: `[gpu_only]` of the catalogue).
+PTX assembly in device code (`asm("mov.u32 %0, %%laneid;" ...)`) is refused
+the same way for the CPU backend, where the host's assembler would reject it;
+an empty template (`asm volatile("" ::: "memory")`, a compiler barrier) is
+kept. On a GPU it is the instrumenter's `asm` warning (not instrumented).
 """
 
 from __future__ import annotations
@@ -80,8 +84,31 @@ def uses(planner: Planner) -> list[Use]:
     return sorted(found.values(), key=lambda u: (u.file, u.line, u.column))
 
 
+def _device_assembly(planner: Planner) -> list[Use]:
+    """PTX assembly statements (non-empty templates) in device functions of user files."""
+    out = []
+    for top in planner.top_level:
+        for fn in top.walk_preorder():
+            if fn.kind not in _FUNCTIONS and fn.kind != K.CXX_METHOD:
+                continue
+            kinds = {k.kind for k in fn.get_children()}
+            if not kinds & {K.CUDADEVICE_ATTR, K.CUDAGLOBAL_ATTR}:
+                continue
+            for c in fn.walk_preorder():
+                if c.kind not in (K.ASM_STMT, K.MS_ASM_STMT) or planner.file_of(c) is None:
+                    continue
+                strings = [t.spelling for t in c.get_tokens() if t.kind == ci.TokenKind.LITERAL]
+                if strings and strings[0] not in ('""', "''"):
+                    f = planner.file(c)
+                    name = planner.parsed.display if f.main else f.path
+                    out.append(Use(name, c.location.line, c.location.column,
+                                   "inline PTX assembly", "asm", True))  # fmt: skip
+    return out
+
+
 def refuse(planner: Planner) -> None:
     """UnsupportedFeature for the first use, for the CPU backend."""
-    found = uses(planner)
+    found = sorted(uses(planner) + _device_assembly(planner),
+                   key=lambda u: (u.file, u.line, u.column))  # fmt: skip
     if found:
         raise UnsupportedFeature(found[0].refusal())
