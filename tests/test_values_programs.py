@@ -111,6 +111,33 @@ def test_both_engines_on_a_program_agree_but_for_explained_misses(
         assert "found by the fsm engine only" in message
 
 
+NAMED = """\
+#include <cstdio>
+__global__ void one(int* p) { p[threadIdx.x] = 1; }
+int main(int argc, char** argv) {
+  int* p;
+  cudaMallocManaged(&p, 32 * sizeof(int));
+  one<<<1, 32>>>(p);
+  cudaDeviceSynchronize();
+  printf("%s %d\\n", argv[0], p[31]);
+  cudaFree(p);
+  return 0;
+}
+"""
+
+
+def test_both_engines_run_the_program_under_one_name(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A program that prints argv[0] prints the same under both engines (the
+    values build is OUT.values, run under OUT's name)."""
+    source = tmp_path / "named.cu"
+    source.write_text(NAMED)
+    assert main(["run", str(source), "--engine", "both", "--no-cache"]) == 0
+    first, second = capfd.readouterr().out.splitlines()
+    assert first == second and first.endswith("named 1"), (first, second)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

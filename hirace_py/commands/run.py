@@ -135,8 +135,12 @@ def _run_and_report(programs: list[tuple[Built, Path]], program_args: list[str],
     there are two (--engine both); the exit status of the first program when it
     is not 0, else 1 when anything was found."""
     reports, statuses = [], []
+    # Every engine's build runs under the first one's name, so that a program
+    # printing argv[0] prints the same under both engines.
+    name = str(programs[0][0].executable)
     for built, dump_path in programs:
-        status = _execute(built.executable, program_args, dump_path if args.instrument else None)
+        status = _execute(built.executable, name, program_args,
+                          dump_path if args.instrument else None)  # fmt: skip
         statuses.append(status)
         if not args.instrument:
             return status
@@ -156,17 +160,19 @@ def _run_and_report(programs: list[tuple[Built, Path]], program_args: list[str],
     return status if status != 0 else report.exit_status
 
 
-def _execute(executable: Path, program_args: list[str], dump_path: Path | None) -> int:
-    """Runs the program with this process's stdin, stdout and stderr (and HIRACE_DUMP
-    set to `dump_path`); its exit status (128 + n when a signal n ended it, as a shell
-    reports it)."""
+def _execute(executable: Path, name: str, program_args: list[str],
+             dump_path: Path | None) -> int:  # fmt: skip
+    """Runs the program, as `name` (its argv[0]), with this process's stdin, stdout
+    and stderr (and HIRACE_DUMP set to `dump_path`); its exit status (128 + n when a
+    signal n ended it, as a shell reports it)."""
     sys.stdout.flush()
     sys.stderr.flush()
     env = dict(os.environ)
     if dump_path is not None:
         env["HIRACE_DUMP"] = str(dump_path)
     try:
-        proc = subprocess.run([str(executable), *program_args], check=False, env=env)
+        proc = subprocess.run([name, *program_args], executable=executable, check=False,
+                              env=env)  # fmt: skip
     except OSError as exc:
         raise HiraceError(f"{executable}: cannot run: {exc.strerror}") from None
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
