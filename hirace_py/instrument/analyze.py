@@ -269,7 +269,7 @@ class Planner:
         self._site_files.append(f)
         return f.number("HIRACE_S", n)
 
-    def _tokens(self, c: ci.Cursor) -> list[ci.Token]:
+    def tokens(self, c: ci.Cursor) -> list[ci.Token]:
         """Tokens of c's extent in its file (Cursor.get_tokens misses extents that
         begin with a macro such as __device__)."""
         tu, f = self.parsed.tu, self.parsed.tu.get_file(self.file(c).name)
@@ -570,7 +570,7 @@ class Planner:
         """
         body = next((k for k in children(lam) if k.kind == K.COMPOUND_STMT), None)
         limit = body.extent.start.offset if body is not None else lam.extent.end.offset
-        head = [t.spelling for t in self._tokens(lam) if t.extent.start.offset < limit]
+        head = [t.spelling for t in self.tokens(lam) if t.extent.start.offset < limit]
         if "->" not in head:
             return False
         tail = head[len(head) - 1 - head[::-1].index("->") + 1 :]
@@ -578,7 +578,7 @@ class Planner:
 
     def binds_reference(self, lam: ci.Cursor, init: ci.Cursor) -> bool:
         """Whether an init-capture is by reference: `&name = init`."""
-        before = [t.spelling for t in self._tokens(lam)
+        before = [t.spelling for t in self.tokens(lam)
                   if t.extent.end.offset <= init.extent.start.offset]  # fmt: skip
         return len(before) >= 3 and before[-1] == "=" and before[-3] == "&"
 
@@ -774,7 +774,7 @@ class Planner:
         """Capture the thread context by reference in a lambda, whose body's accesses
         and calls use it (by reference, so that barriers in the body advance the
         thread's clocks); a lambda whose capture default is `&` already does."""
-        tokens = self._tokens(lam)
+        tokens = self.tokens(lam)
         if not tokens or tokens[0].spelling != "[":
             return None
         depth, close = 0, None
@@ -847,7 +847,7 @@ class Planner:
         if self.macro_body(call):
             return None
         args = self.explicit_arguments(call)
-        tokens = self._tokens(call)
+        tokens = self.tokens(call)
         if args and args[0].extent.start.offset > call.extent.start.offset:
             limit = args[0].extent.start.offset
             opens = [t for t in tokens if t.spelling == "(" and t.extent.start.offset < limit]
@@ -1089,7 +1089,7 @@ class Planner:
 
     def signature_edits(self, fn: ci.Cursor) -> list[edits.Edit] | None:
         """Edits turning fn's text into the instrumented overload's signature."""
-        tokens = self._tokens(fn)
+        tokens = self.tokens(fn)
         name_at = fn.location.offset
         paren = next(
             (t for t in tokens if t.spelling == "(" and t.extent.start.offset > name_at), None

@@ -97,7 +97,7 @@ def _device_assembly(planner: Planner) -> list[Use]:
             for c in fn.walk_preorder():
                 if c.kind not in (K.ASM_STMT, K.MS_ASM_STMT) or planner.file_of(c) is None:
                     continue
-                strings = [t.spelling for t in c.get_tokens() if t.kind == ci.TokenKind.LITERAL]
+                strings = [t.spelling for t in planner.tokens(c) if t.kind == ci.TokenKind.LITERAL]
                 if strings and strings[0] not in ('""', "''"):
                     f = planner.file(c)
                     name = planner.parsed.display if f.main else f.path

@@ -203,7 +203,7 @@ class HostPlanner:
         for fn in self.host_functions():
             if K.CUDAHOST_ATTR in attributes(fn) and K.CUDADEVICE_ATTR in attributes(fn):
                 continue
-            tokens = [t.spelling for t in self.p._tokens(fn)[:8]]
+            tokens = [t.spelling for t in self.p.tokens(fn)[:8]]
             if "constexpr" in tokens or fn.kind == K.CONSTRUCTOR:
                 continue
             f = self.p.file(fn)
@@ -434,7 +434,7 @@ class HostPlanner:
 
     def launch_arguments(self, c: ci.Cursor) -> list[ci.Cursor]:
         """The kernel's arguments of the launch `c` (after `>>>`)."""
-        closes = [t for t in self.p._tokens(c) if t.spelling == ">>>"]
+        closes = [t for t in self.p.tokens(c) if t.spelling == ">>>"]
         if not closes:
             return []
         gt = closes[0].extent.start.offset
@@ -445,7 +445,7 @@ class HostPlanner:
         if not self.hooks:
             self.deduced_kernel(c, callee)
             return
-        tokens = self.p._tokens(c)
+        tokens = self.p.tokens(c)
         opens = [t for t in tokens if t.spelling == "<<<"]
         closes = [t for t in tokens if t.spelling == ">>>"]
         if not opens or not closes:
