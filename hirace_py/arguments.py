@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hirace_py.errors import ArgumentMismatch
-from hirace_py.instrument.model import Kernel, Param
+
+if TYPE_CHECKING:  # at run time the import would cycle: instrument.records needs SCALARS
+    from hirace_py.instrument.model import Kernel, Param
 
 SCALARS: dict[str, type] = {
     "bool": np.bool_, "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,

@@ -18,9 +18,14 @@ the first class that applies:
 - "pairing": the values engine reports the same variable racing through a pair
   with one of these lines; it keeps only the first reader and writer of each
   element per warp and per block, so it can name another pair of sites.
+- "messages": none of the above, and the values engine left conflicts
+  unreported because the warps (blocks) involved may have passed a message (a
+  `values-messages` notice in the runs compared): it does not model message
+  passing, so a race between a releasing and an atomic-using warp (block) is
+  not reported whether or not a message ordered it.
 - "value": none of the above: value coincidence (no write changed a value the
-  other access saw). This class is the remainder, not a proof; docs/engines.md
-  explains every disagreement on the suites one by one.
+  other access saw). These two classes are the remainder, not a proof;
+  docs/engines.md explains every disagreement on the suites one by one.
 
 A race only the values engine found is "fsm-pairing" when the FSM engine
 listed one pair per element (pairs "last": whole programs, which are not
@@ -41,6 +46,9 @@ REASONS = {
                  "private copy (per-warp granularity)",
     "pairing": "the values engine found the variable racing through another pair of sites "
                "on one of these lines (it keeps the first reader and writer per element)",
+    "messages": "the values engine does not report conflicts between warps or blocks that may "
+                "have passed a message (one released: a fence, then an atomic; the other "
+                "used an atomic), and left some unreported (values-messages)",
     "value": "value coincidence: no write changed a value the other access saw",
     "inexact": "the FSM engine's pair is not the racing pair (a whole program lists the last "
                "access to an element already racing, not its partner), so the class cannot be "
@@ -52,6 +60,9 @@ REASONS = {
 }  # fmt: skip
 
 Key = tuple[tuple[int, int], str, str]
+
+MESSAGES_NOTICE = "values-messages"
+"""The values engine's notice of conflicts left unreported (hirace_py.values.interpret)."""
 
 
 def key(race: Race) -> Key:
@@ -80,8 +91,11 @@ def _warp(race_thread: tuple[int, int, int], block: tuple[int, int, int]) -> int
     return (x + block[0] * (y + block[1] * z)) // 32
 
 
-def classify(race: Race, values: list[Race], block: tuple[int, int, int]) -> str:
-    """Why the values engine missed `race`, an FSM race (see the module's docstring)."""
+def classify(race: Race, values: list[Race], block: tuple[int, int, int],
+             messages: bool = False) -> str:  # fmt: skip
+    """Why the values engine missed `race`, an FSM race (see the module's docstring);
+    `messages`: the values engine left conflicts unreported as possibly ordered
+    by a message (a `values-messages` notice)."""
     atomic = any(a.site is not None and a.site.action in ("BA", "GA")
                  for a in (race.first, race.second))  # fmt: skip
     if race.kind == "atomic-plain" or atomic:
@@ -96,7 +110,7 @@ def classify(race: Race, values: list[Race], block: tuple[int, int, int]) -> str
         return "same-warp"
     if any(v.variable == race.variable and lines & set(v.lines()) for v in values):
         return "pairing"
-    return "value"
+    return "messages" if messages else "value"
 
 
 def classify_values(race: Race, fsm: list[Race], fsm_pairs: str) -> str:
@@ -110,15 +124,23 @@ def classify_values(race: Race, fsm: list[Race], fsm_pairs: str) -> str:
 
 def disagreements(fsm: LaunchReport, values: LaunchReport) -> list[Disagreement]:
     """Every race key one engine found in a launch and the other did not, classified."""
-    return compare([(r, fsm.block) for r in fsm.races], values.races)
+    return compare([(r, fsm.block) for r in fsm.races], values.races,
+                   messages=passed_messages(values.notices))
+
+
+def passed_messages(notices: list[Notice]) -> bool:
+    """Whether the values engine left conflicts unreported as possibly ordered by
+    a message (hirace_py.values.interpret's `values-messages` notice)."""
+    return any(n.code == MESSAGES_NOTICE for n in notices)
 
 
 def compare(fsm: list[tuple[Race, tuple[int, int, int]]], values: list[Race],
-            fsm_pairs: str = "exact") -> list[Disagreement]:  # fmt: skip
+            fsm_pairs: str = "exact", messages: bool = False) -> list[Disagreement]:
     """Every race key one engine found and the other did not, classified: `fsm`
     holds the FSM engine's races with the block size of their launches (any
     number of launches: a whole program), `values` the values engine's;
-    `fsm_pairs` is how the FSM engine listed pairs (hirace_py.report.Report.pairs)."""
+    `fsm_pairs` is how the FSM engine listed pairs (hirace_py.report.Report.pairs);
+    `messages`: the values runs had a `values-messages` notice."""
     fsm_keys: dict[Key, tuple[Race, tuple[int, int, int]]] = {}
     for race, block in fsm:
         fsm_keys.setdefault(key(race), (race, block))
@@ -126,7 +148,7 @@ def compare(fsm: list[tuple[Race, tuple[int, int, int]]], values: list[Race],
     for race in values:
         values_keys.setdefault(key(race), race)
     out = [
-        Disagreement("fsm", k, r.variable, classify(r, values, block))
+        Disagreement("fsm", k, r.variable, classify(r, values, block, messages))
         for k, (r, block) in sorted(fsm_keys.items()) if k not in values_keys
     ]  # fmt: skip
     fsm_races = [r for r, _ in fsm]

@@ -13,6 +13,7 @@ from hirace_py.instrument.model import Site
 from hirace_py.interpret import Dim3, SourceLines, access
 from hirace_py.report import Notice, Race
 from hirace_py.values import layout
+from hirace_py.values.compare import MESSAGES_NOTICE
 
 KINDS = {layout.KIND_WW: "write-write", layout.KIND_RW: "read-write"}
 
@@ -58,6 +59,15 @@ def notices(c: dict[str, int]) -> list[Notice]:
             f"{c['atomic_bytes']} byte(s) accessed atomically act on memory directly and "
             f"were not checked, nor were {c['atomic_plain']} plain access(es) to them",
             c["atomic_intervals"],
+        ))  # fmt: skip
+    if c["message_conflicts"]:
+        out.append(Notice(
+            MESSAGES_NOTICE,
+            f"values engine: {c['message_conflicts']} conflicting byte(s) between warps or "
+            f"blocks that may have passed a message were not reported ({c['releases']} "
+            "release(s): an atomic after a fence, or with release order; the other side used "
+            "an atomic): the values engine does not model message passing",
+            c["message_conflicts"],
         ))  # fmt: skip
     texts = {
         "unmonitored": "access(es) to memory the values engine does not privatize (local "

@@ -34,6 +34,10 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("atomic_bytes", U64, "distinct bytes accessed atomically: never checked"),
     ("atomic_plain", U64, "plain accesses to bytes already accessed atomically (unprivatized, "
                           "unchecked)"),
+    ("releases", U64, "atomics that may release (after a fence by their thread, or with "
+                      "release order): message passing, not modelled"),
+    ("message_conflicts", U64, "conflicting bytes not reported: between warps (blocks) of which "
+                               "one released and the other used an atomic"),
     ("unmonitored", U64, "accesses to memory in no monitored object (local, unregistered)"),
     ("straddling", U64, "accesses that run past the end of their object (unchecked)"),
     ("conflict_bytes", U64, "bytes found in a conflict"),

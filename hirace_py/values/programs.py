@@ -27,7 +27,7 @@ from hirace_py.errors import HiraceError
 from hirace_py.program import BuildOptions
 from hirace_py.report import Notice, Report
 from hirace_py.values import ENGINES
-from hirace_py.values.compare import compare, merge_launch
+from hirace_py.values.compare import compare, merge_launch, passed_messages
 
 VALUES_SUFFIX = ".values"
 """`--engine both` writes the values engine's program as OUT.values."""
@@ -58,8 +58,10 @@ def merge(fsm: Report, values: Report) -> Report:
     """One report of a program's FSM run and values run (see the module's docstring).
     Host-device findings are the FSM run's (both runs make the same host calls
     up to where their results differ)."""
+    messages = passed_messages([*values.notices, *(n for x in values.launches
+                                                   for n in x.notices)])
     differences = compare([(r, x.block) for x in fsm.launches for r in x.races], values.races,
-                          fsm.pairs)
+                          fsm.pairs, messages)
     notices = [d.notice() for d in differences]
     report = Report(fsm.filename, warnings=list(fsm.warnings), pairs=fsm.pairs,
                     host=list(fsm.host))  # fmt: skip
