@@ -143,6 +143,7 @@ class Catalogue:
     stand_in_headers: tuple[str, ...]
     unsupported_headers: dict[str, str]
     gpu_only_headers: dict[str, str]
+    gpu_only_libraries: dict[str, str]  # header directory -> feature
     gpu_only_patterns: tuple[tuple[re.Pattern[str], str], ...]
     gpu_only_types: str
     parse_real_headers: tuple[str, ...]
@@ -269,6 +270,7 @@ def catalogue() -> Catalogue:
         stand_in_headers=tuple(data["stand_in_headers"]),
         unsupported_headers=unsupported["headers"],
         gpu_only_headers=gpu_only["headers"],
+        gpu_only_libraries=gpu_only["libraries"],
         gpu_only_patterns=patterns,
         gpu_only_types=gpu_only["types"],
         parse_real_headers=tuple(gpu_only["parse_real_headers"]),

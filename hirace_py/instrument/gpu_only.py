@@ -1,8 +1,8 @@
 """Uses of GPU-only features: counted for the GPU, refused for the CPU backend.
 
 Textures, surfaces, CUDA arrays, graphs, IPC, memory pools, peer copies, the
-driver API, cooperative launch, fp16/bf16, warp matrix operations, pipelines
-and graphics interop run natively on a GPU: an instrumented copy compiled by
+driver API, cooperative launch, fp16/bf16, warp matrix operations, pipelines,
+graphics interop and the toolkit's Thrust and CUB run natively on a GPU: an instrumented copy compiled by
 nvcc against the real toolkit keeps using them. hirace does not check what
 they read or write, nor monitor kernels they launch, so every use in a user
 file is one warning naming the feature (nothing silent). The CPU backend
@@ -56,7 +56,7 @@ class Use:
 
 def uses(planner: Planner) -> list[Use]:
     """Every use of a GPU-only feature in the user files, in source order."""
-    headers = cuda_api.catalogue().gpu_only_headers
+    cat = cuda_api.catalogue()
     found: dict[tuple[str, int, str], Use] = {}
 
     def add(c: ci.Cursor, feature: str, what: str, acts: bool) -> None:
@@ -68,8 +68,11 @@ def uses(planner: Planner) -> list[Use]:
 
     for top in planner.top_level:
         if top.kind == K.INCLUSION_DIRECTIVE:
-            if top.spelling in headers:
-                add(top, headers[top.spelling], f"#include <{top.spelling}>", True)
+            feature = cat.gpu_only_headers.get(top.spelling) or (
+                cat.gpu_only_libraries.get(top.spelling.split("/")[0]) if "/" in top.spelling
+                else None)  # fmt: skip
+            if feature is not None:
+                add(top, feature, f"#include <{top.spelling}>", True)
             continue
         for c in top.walk_preorder():
             if c.kind not in _REFERENCES or planner.file_of(c) is None:

@@ -20,8 +20,9 @@ Binding an element to a reference (`k<<<1, 1>>>(*p)` for a kernel taking
 What is not rewritten (so not seen): accesses through other pointers (a
 pointer copied from a transfer pointer, `std::vector` elements, library calls
 such as `memcpy` or `printf("%s")` that read host memory themselves), accesses
-spelled inside a macro's definition, and array members (`p->a[i]`: the
-array's decay to a pointer is not an access).
+spelled inside a macro's definition, array members (`p->a[i]`: the
+array's decay to a pointer is not an access), and member function calls on an
+element (`h[i].f()`: what the function reads and writes is its own business).
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ READ, WRITE, READ_WRITE = 0, 1, 2
 POINTER_KINDS = {T.POINTER, T.INCOMPLETEARRAY, T.CONSTANTARRAY}
 NOT_EVALUATED = {K.CXX_UNARY_EXPR}  # sizeof, alignof
 DECLS = {K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL}
+METHODS = {K.CXX_METHOD, K.CONVERSION_FUNCTION, K.DESTRUCTOR, K.FUNCTION_TEMPLATE}
+"""Member functions: `h[i].f()` is a call, not an access to a member's bytes."""
 
 
 def _c_string(text: str) -> str:
@@ -247,7 +250,8 @@ class HostAccessPlanner:
             self._walk(kids[0], ctx, function)
             return
         if k == K.MEMBER_REF_EXPR:
-            if ctx is not None and c.type.get_canonical().kind not in (
+            method = c.referenced is not None and c.referenced.kind in METHODS
+            if ctx is not None and not method and c.type.get_canonical().kind not in (
                     T.CONSTANTARRAY, T.INCOMPLETEARRAY):  # fmt: skip
                 pointer = self._element_pointer(c)
                 if pointer is not None:

@@ -1,6 +1,9 @@
 // Thrust, whose CUB includes <cooperative_groups/memcpy_async.h> itself:
-// a GPU-only header a system header includes is no use of the user's.
-// warns: nothing GPU-only
+// a GPU-only header a system header includes is no use of the user's, so
+// Thrust is the one feature named.
+// warns: Thrust (#include <thrust/device_vector.h>)
+// warns: Thrust (#include <thrust/sort.h>)
+// refuses: Thrust (#include <thrust/device_vector.h>)
 #include <thrust/device_vector.h>
 #include <thrust/sort.h>
 

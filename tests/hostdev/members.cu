@@ -1,5 +1,6 @@
-// Managed structs written and read member by member on the host, and a kernel
-// that takes one by reference.
+// Managed structs written and read member by member on the host, a member
+// function called on an element (a call, not a member access: it must build),
+// and a kernel that takes one by reference.
 // BUG_NO_INIT: the kernel reads a scale the host never set.
 // BUG_NO_SYNC: the host reads the count before the kernels are known done.
 #include <cstdio>
@@ -7,6 +8,7 @@
 
 struct Particle {
   float x, v;
+  float speed() const { return v; }
 };
 struct Stats {
   int count;
@@ -44,7 +46,7 @@ int main() {
 #ifndef BUG_NO_SYNC
   cudaDeviceSynchronize();
 #endif
-  printf("%d %g %g\n", s->count, s->sum, p[3].x);
+  printf("%d %g %g %g\n", s->count, s->sum, p[3].x, p[3].speed());
   cudaFree(p);
   cudaFree(s);
   return 0;
