@@ -2,10 +2,11 @@
 
 Textures, surfaces, CUDA arrays, graphs, IPC, memory pools, peer copies, the
 driver API, cooperative launch, fp16/bf16, warp matrix operations, pipelines,
-graphics interop and the toolkit's Thrust and CUB run natively on a GPU: an instrumented copy compiled by
-nvcc against the real toolkit keeps using them. hirace does not check what
-they read or write, nor monitor kernels they launch, so every use in a user
-file is one warning naming the feature (nothing silent). The CPU backend
+graphics interop and the toolkit's Thrust and CUB run natively on a GPU: an
+instrumented copy compiled by nvcc against the real toolkit keeps using them.
+hirace does not check what they read or write, nor monitor kernels they
+launch, so every use in a user file is one warning naming the feature
+(nothing silent). The CPU backend
 cannot run them at all: there the first use is a one-line error naming the
 feature and the line (hirace_py.cuda_api: `[gpu_only]` of the catalogue).
 PTX assembly in device code (`asm("mov.u32 %0, %%laneid;" ...)`) is refused
