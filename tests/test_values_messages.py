@@ -19,6 +19,7 @@ import pytest
 from hirace_py.instrument.model import Site
 from hirace_py.launch_config import LaunchConfig
 from hirace_py.report import Access, Race
+from hirace_py.values.checker import ValuesChecker
 from hirace_py.values.compare import REASONS, classify, compare
 from hirace_py.values.engines import BothChecker
 
@@ -47,6 +48,33 @@ def test_a_passed_message_is_no_values_race(both: BothChecker, kernel: str, grid
     messages = [n for n in launch.notices if n.code == "values-messages"]
     assert len(messages) == 1 and messages[0].count >= 1  # bytes whose value changed
     assert launch.counters["values_releases"] >= 1
+
+
+@pytest.mark.parametrize("blocks", [4, 7])
+def test_the_last_block_reads_the_finished_blocks_results(blocks: int) -> None:
+    # The values engine's own results (union copies): a block that takes an
+    # atomic after a finished block released reads what the finished blocks
+    # wrote, so the last block sums every part, as the plain execution does.
+    values = ValuesChecker(SOURCE, "messages.cu", backend="cpu")
+    args = ticket_args(blocks)
+    values.launch("blocks_fence_ticket", LaunchConfig.of(blocks, 32), args)
+    assert args[2][0] == sum(10 * b + 1 for b in range(blocks))
+    # Without the fence no block released: the last block read the launch's
+    # start values of the other parts (0), its own part alone.
+    args = ticket_args(blocks)
+    values.launch("blocks_no_fence", LaunchConfig.of(blocks, 32), args)
+    assert args[2][0] == 10 * (blocks - 1) + 1
+
+
+def test_the_last_blocks_write_stands_when_it_restores_the_launchs_value() -> None:
+    # The second launch starts with the total in part[0]; block 0 changes it,
+    # the last block writes the total back: no change to the launch's memory,
+    # but it came after block 0's write, so it is the result.
+    values = ValuesChecker(SOURCE, "messages.cu", backend="cpu")
+    part = np.zeros(4, np.int32)
+    for _ in range(2):
+        values.launch("blocks_fence_total", LaunchConfig.of(4, 32), [part, np.zeros(1, np.uint32)])
+        assert part.tolist() == [64, 11, 21, 31]
 
 
 def test_without_the_fence_both_engines_report_the_race(both: BothChecker) -> None:

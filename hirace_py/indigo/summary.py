@@ -220,13 +220,36 @@ def details(summaries: list[InputSummary]) -> str:
             if r.differs is None:
                 sections[titles[7]].append(f"  {where}: {r.serial_error}")
             if r.notices:
-                text = "; ".join(n["message"] for n in r.notices)
+                text = "; ".join(fold_notices(r.notices))
                 sections[titles[8]].append(f"  {where}: {text}")
     out = []
     for title, lines in sections.items():
         if lines:
             out += ["", f"{title}:", *lines]
     return "\n".join(out) + "\n" if out else ""
+
+
+def fold_notices(notices: list[dict]) -> list[str]:
+    """A row's notices (every launch's, and the program's), one text per code in
+    the order first seen: a program repeats its launches' notices once per
+    launch. Identical messages fold into the message and how many times it
+    came; differing ones of one code (counts that vary by launch) into the
+    first, how many more there were, and the total of their counts."""
+    by_code: dict[str, list[dict]] = {}
+    for n in notices:
+        by_code.setdefault(n["code"], []).append(n)
+    out = []
+    for code, group in by_code.items():
+        first = group[0]["message"]
+        if len(group) == 1:
+            out.append(first)
+        elif all(n["message"] == first for n in group):
+            out.append(f"{first} (x{len(group)})")
+        else:
+            total = sum(n.get("count", 0) for n in group)
+            out.append(f"{first} (and {len(group) - 1} more {code} notice(s); "
+                       f"{total} counted in all)")  # fmt: skip
+    return out
 
 
 ERROR_LINES = 6

@@ -50,3 +50,21 @@ __global__ void blocks_no_fence(int *part, unsigned *ticket, int *out)
         }
     }
 }
+
+// blocks_fence_total: blocks_fence_ticket with the total written over
+//   part[0], as threadFenceReduction does: launched again on its own results,
+//   block 0 changes part[0] back to its part and the last block writes the
+//   total that part[0] held when the launch began.
+__global__ void blocks_fence_total(int *part, unsigned *ticket)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = 10 * (int)blockIdx.x + 1;
+        __threadfence();
+        if (atomicAdd(ticket, 1u) == gridDim.x - 1) {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];
+            part[0] = sum;
+        }
+    }
+}
