@@ -30,6 +30,9 @@ from hirace_py.report import LaunchReport
 from hirace_py.trace import parse
 
 SOURCE = (Path(__file__).parent / "sync_kernels" / "modelled_soundly.cu").read_text()
+# The race-free last-block reductions are litmus cases; here their traces and
+# what the CPU runtime computes.
+MESSAGE = (Path(__file__).parents[1] / "kernels" / "sync" / "message.cu").read_text()
 
 
 def test_group_mask_partner_is_exact() -> None:
@@ -61,7 +64,7 @@ def test_fenced_last_block_is_race_free_with_the_notice() -> None:
     )
     assert not oracle.check(parse(trace)).racy
     part, count, out = np.zeros(4, np.int32), np.zeros(1, np.uint32), np.zeros(1, np.int32)
-    report = hirace_py.check(SOURCE, "last_block_fence", 4, 32, [part, count, out], backend="cpu")
+    report = hirace_py.check(MESSAGE, "last_block_fence", 4, 32, [part, count, out], backend="cpu")
     launch = report.launches[0]
     # The CPU runtime passes the message (docs/fsm.md, "Message passing in the
     # runtime"), and still counts the fences.
@@ -82,7 +85,7 @@ def test_last_block_read_by_the_whole_block_is_race_free() -> None:
     assert not oracle.check(parse(trace)).racy
     assert oracle.check(parse(trace.replace("bsync 0; fence", "fence"))).racy
     part, count, out = np.zeros(128, np.int32), np.zeros(1, np.uint32), np.zeros(32, np.int32)
-    report = hirace_py.check(SOURCE, "last_block_barrier", 4, 32, [part, count, out],
+    report = hirace_py.check(MESSAGE, "last_block_barrier", 4, 32, [part, count, out],
                              backend="cpu")  # fmt: skip
     launch = report.launches[0]
     assert launch.races == []

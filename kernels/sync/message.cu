@@ -7,8 +7,8 @@
 //   relaxed atomic without a fence orders nothing: read-write race [NW]-[NR].
 // With __threadfence() between the write and the ticket it is race-free
 // (docs/semantics.md 1.6), and the CPU runtime passes the message: that case
-// is in tests/test_sync_constructs.py (the values engine, which the litmus
-// suite runs too, does not model message passing).
+// is last_block_fence, at the end (the values engine leaves the conflicts a
+// message may order unreported, counted: docs/engines.md).
 
 __global__ void last_block_no_fence(int *part, unsigned *count, int *out)
 {
@@ -99,6 +99,51 @@ __global__ void last_block_no_barrier(int *part, unsigned *count, int *out)
         int sum = 0;
         for (unsigned i = 0; i < gridDim.x; ++i)
             sum += part[i * blockDim.x + threadIdx.x];  // [SR]
+        out[threadIdx.x] = sum;
+    }
+}
+
+// The race-free counterparts (docs/semantics.md 1.6; the CPU runtime passes
+// both messages: docs/fsm.md, "Message passing in the runtime"):
+// last_block_fence: each block's thread 0 writes part[b], __threadfence(),
+//   then a relaxed atomicInc; the block with the last ticket reads all parts.
+//   The fence before the atomic releases and the observing device-scope
+//   atomic acquires (the CUDA guide's idiom).
+// last_block_barrier: every thread writes its slot of part, the block
+//   synchronises, thread 0 fences and takes the ticket into shared memory,
+//   and after a second barrier every thread of the last block reads one slot
+//   of every block: a barrier orders the slots before thread 0's release,
+//   and a barrier passes what thread 0 acquired to its block.
+
+__global__ void last_block_fence(int *part, unsigned *count, int *out)
+{
+    if (threadIdx.x == 0) {
+        part[blockIdx.x] = (int)blockIdx.x + 1;
+        __threadfence();
+        unsigned ticket = atomicInc(count, gridDim.x);
+        if (ticket == gridDim.x - 1) {
+            int sum = 0;
+            for (unsigned i = 0; i < gridDim.x; ++i)
+                sum += part[i];
+            out[0] = sum;
+        }
+    }
+}
+
+__global__ void last_block_barrier(int *part, unsigned *count, int *out)
+{
+    __shared__ bool last;
+    part[blockIdx.x * blockDim.x + threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicInc(count, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last) {
+        int sum = 0;
+        for (unsigned i = 0; i < gridDim.x; ++i)
+            sum += part[i * blockDim.x + threadIdx.x];
         out[threadIdx.x] = sum;
     }
 }
