@@ -1,0 +1,86 @@
+"""The footprint scan after each launch (templates/hirace_host.h.j2,
+`footprint`): a program (tests/footprint/runs.cu) leaves a known
+pattern of untouched, read, written and read-then-written units in one
+array's shadow, in runs of 1 to 40 units, in each of three launches; the dump
+must list, per launch, exactly the runs of read and of written units the
+pattern gives. The runs straddle the scan's eight-word steps in every way,
+and a unit one launch wrote must not show in the next launch's footprint (on
+the CPU backend the scan clears the shadow for the next launch)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hirace_py import host_events, program
+from hirace_py.program import BuildOptions
+
+HERE = Path(__file__).parent / "footprint"
+
+
+def expected_runs(ops: str, alloc: int) -> list[tuple[int, int, int, str]]:
+    """Runs of units of one class: op 1 reads (R), 2 and 3 write (W), 0 leaves untouched."""
+    classes = [None if o == "0" else "R" if o == "1" else "W" for o in ops]
+    runs: list[tuple[int, int, int, str]] = []
+    for u, c in enumerate(classes):
+        if c is None:
+            continue
+        if runs and runs[-1][2] == u and runs[-1][3] == c:
+            runs[-1] = (alloc, runs[-1][1], u + 1, c)
+        else:
+            runs.append((alloc, u, u + 1, c))
+    return runs
+
+
+@pytest.fixture(scope="module")
+def dumped(tmp_path_factory: pytest.TempPathFactory) -> tuple[host_events.HostRecord, list[str]]:
+    where = tmp_path_factory.mktemp("footprint")
+    old = os.getcwd()
+    os.chdir(HERE)
+    try:
+        program.build(BuildOptions(sources=(Path("runs.cu"),),
+                                   output=where / "runs", cpu=True))  # fmt: skip
+    finally:
+        os.chdir(old)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(where / "dump.json")
+    run = subprocess.run([str(where / "runs")], capture_output=True, text=True, timeout=120,
+                         env=env, check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = host_events.read(json.loads((where / "dump.json").read_text()))
+    return record, run.stdout.split()
+
+
+def test_each_launch_lists_the_runs_its_accesses_left(
+    dumped: tuple[host_events.HostRecord, list[str]],
+) -> None:
+    record, patterns = dumped
+    ids = {a.name: a.id for a in record.allocations}
+    launches = [e for e in record.events if isinstance(e, host_events.Launch)]
+    assert len(launches) == len(patterns) == 3
+    n = len(patterns[0])
+    for launch, ops in zip(launches, patterns, strict=True):
+        assert launch.footprint is not None
+        data = [r for r in launch.footprint if r[0] == ids["data"]]
+        assert data == expected_runs(ops, ids["data"])
+        # every thread read its op
+        assert [r for r in launch.footprint if r[0] == ids["op"]] == [(ids["op"], 0, n, "R")]
+
+
+def test_the_pattern_has_every_kind_of_run(
+    dumped: tuple[host_events.HostRecord, list[str]],
+) -> None:
+    """The generator's runs give the scan's cases: short and long runs of each op."""
+    _, patterns = dumped
+    lengths: dict[str, set[int]] = {o: set() for o in "0123"}
+    for ops in patterns:
+        start = 0
+        for u in range(1, len(ops) + 1):
+            if u == len(ops) or ops[u] != ops[start]:
+                lengths[ops[start]].add(u - start)
+                start = u
+    assert all(min(v) < 8 and max(v) > 16 for v in lengths.values())
