@@ -47,6 +47,10 @@ OPS: tuple[str, ...] = (
     "host_fn",          # cudaStreamAddCallback, cudaLaunchHostFunc
     "get_last_error",   # cudaGetLastError
     "peek_last_error",  # cudaPeekAtLastError
+    "thread_create",    # std::thread, pthread_create: `child` numbers the new host thread
+    "thread_join",      # std::thread::join, pthread_join: `child` (null: not known)
+    "mutex_lock",       # pthread_mutex_lock/trylock, the re-lock of pthread_cond_(timed)wait
+    "mutex_unlock",     # pthread_mutex_unlock, the unlock of pthread_cond_(timed)wait
     "exit",             # the program's normal exit (at_exit): allocations still live leaked
 )  # fmt: skip
 """Operation names, by the code the runtime writes (its `Op` enum)."""

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from hirace_py.hostdev.order import Order, Stamp, hb
 
-THREADS = (0, 1)
+THREADS = (0, 1, 2)
 HANDLES = (0, 0x1, 0x2, 0x100, 0x200)
 EVENTS = (7, 8)
+MUTEXES = (50, 51)
 
 Op = tuple
 
@@ -31,6 +32,10 @@ def op_strategy() -> st.SearchStrategy[Op]:
         st.tuples(st.just("esync"), t, e),
         st.tuples(st.just("dsync"), t),
         st.tuples(st.just("blk"), t, h),
+        st.tuples(st.just("spawn"), t, t),
+        st.tuples(st.just("join"), t, t),
+        st.tuples(st.just("lock"), t, st.sampled_from(MUTEXES)),
+        st.tuples(st.just("unlock"), t, st.sampled_from(MUTEXES)),
     )
 
 
@@ -71,6 +76,14 @@ def run_model(per_thread: bool, nb: bool, ops: list[Op]) -> list[Stamp]:
         elif kind == "blk":
             a, b = o.blocking(t, op[2])
             out += [a, b]
+        elif kind == "spawn":
+            out.append(o.create_thread(t, op[2]))
+        elif kind == "join":
+            out.append(o.join_thread(t, op[2]))
+        elif kind == "lock":
+            out.append(o.lock(t, op[2]))
+        elif kind == "unlock":
+            out.append(o.unlock(t, op[2]))
     return out
 
 
@@ -90,6 +103,8 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
     last_host: dict[int, int] = {}
     items: list[tuple[int, str, str]] = []  # (node, stream, kind) in issue order
     events: dict[int, int] = {}
+    created: dict[int, list[int]] = {}  # creations of a thread not followed by its operations
+    unlocks: dict[int, list[int]] = {}
     observed: list[int] = []
     count = 0
 
@@ -102,6 +117,8 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
         n = node()
         if t in last_host:
             edges.add((last_host[t], n))  # rule 1
+        for m in created.pop(t, []):
+            edges.add((m, n))  # rule 10: creation -> the thread's next operation
         last_host[t] = n
         return n
 
@@ -150,6 +167,21 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
         elif kind == "blk":
             n = enqueue(t, op[2])
             observed += [n, wait_for(t, [n])]  # rule 8
+        elif kind == "spawn":
+            n = host(t)
+            created.setdefault(op[2], []).append(n)
+            observed.append(n)
+        elif kind == "join":
+            # rule 10: the thread's last operation (and a creation it has not
+            # yet followed) -> the join
+            last = [last_host[op[2]]] if op[2] in last_host and op[2] != t else []
+            observed.append(wait_for(t, last + created.get(op[2], [])))
+        elif kind == "lock":
+            observed.append(wait_for(t, unlocks.get(op[2], [])))  # rule 10: unlock -> lock
+        elif kind == "unlock":
+            n = host(t)
+            unlocks.setdefault(op[2], []).append(n)
+            observed.append(n)
     reach = {(a, b) for a, b in edges}
     changed = True
     while changed:
@@ -187,6 +219,10 @@ def test_every_pair_of_two_ops_matches_exhaustively():
         [("esync", t, EVENTS[0]) for t in THREADS],
         [("dsync", t) for t in THREADS],
         [("blk", t, h) for t in THREADS for h in HANDLES],
+        [("spawn", t, c) for t in THREADS for c in THREADS],
+        [("join", t, c) for t in THREADS for c in THREADS],
+        [("lock", t, MUTEXES[0]) for t in THREADS],
+        [("unlock", t, MUTEXES[0]) for t in THREADS],
     )]  # fmt: skip
     for per_thread, nb in itertools.product((False, True), repeat=2):
         for a, b in itertools.product(ops, repeat=2):

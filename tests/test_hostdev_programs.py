@@ -6,6 +6,7 @@ instrumented programs also compile with nvcc -c (where nvcc is installed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from hirace_py import dump, program
+from hirace_py.hostdev import events as ev
+from hirace_py.hostdev import load
+from hirace_py.hostdev.findings import analyse
 from hirace_py.instrument import instrument
 from hirace_py.instrument.runtime import include_dir
 from hirace_py.program import BuildOptions
@@ -69,6 +73,31 @@ def test_program_reports_exactly_its_planted_findings(case: dict, tmp_path: Path
     assert int(report.exit_status) == (1 if case["findings"] else 0)
 
 
+@pytest.fixture(scope="module")
+def thread_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """The dumps of the correct multi-threaded programs."""
+    out = {}
+    for source in ("threads.cu", "pthreads.cu"):
+        run, path = _run({"source": source}, tmp_path_factory.mktemp(source.replace(".", "_")))
+        assert run.returncode == 0, run.stderr
+        out[source] = json.loads(path.read_text())
+    return out
+
+
+@pytest.mark.parametrize(("source", "edge"), [
+    ("threads.cu", ev.ThreadJoin), ("pthreads.cu", ev.ThreadCreate), ("pthreads.cu", ev.MutexOp),
+])  # fmt: skip
+def test_host_thread_edges_are_what_orders_the_correct_programs(thread_dumps, source, edge):
+    """Rule 10 carries these programs: with the creations, joins or mutex operations
+    left out of the record, the host-device model finds a race in each."""
+    whole = load.program(thread_dumps[source])
+    assert analyse(whole) == []
+    assert any(isinstance(e, edge) for e in whole.events)
+    cut = ev.Program(tuple(e for e in whole.events if not isinstance(e, edge)),
+                     whole.per_thread_default_stream)  # fmt: skip
+    assert "host-device-race" in {f.kind for f in analyse(cut)}
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 def test_instrumented_programs_compile_with_nvcc(tmp_path: Path):
     """The host code hirace adds (hooked calls, recorded host accesses) builds with nvcc."""
@@ -83,3 +112,46 @@ def test_instrumented_programs_compile_with_nvcc(tmp_path: Path):
                           timeout=1800, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert all((tmp_path / Path(s).name.replace(".cu", ".o")).is_file() for s in sources)
+
+
+THREAD_FORMS = """#include <thread>
+#include <vector>
+#include <cuda_runtime.h>
+struct Pool {
+  void run(int n) { cudaDeviceSynchronize(); }
+};
+void work(int* d) { cudaMemset(d, 0, 4); }
+int main() {
+  int* d;
+  cudaMalloc(&d, 4);
+  Pool pool;
+  std::thread a([d] { work(d); });
+  std::thread b = std::thread(&Pool::run, &pool, 3);
+  std::thread c(std::move(b));
+  std::thread* p = &a;
+  p->join();
+  c.join();
+  cudaFree(d);
+  return 0;
+}
+"""
+
+
+def test_thread_creations_and_joins_are_rewritten_in_every_form(tmp_path: Path):
+    """A lambda, a member function, a temporary; a move is not a creation; a join
+    through a pointer. The rewritten program compiles with nvcc where there is one."""
+    text = instrument(THREAD_FORMS, "forms.cu").source
+    at = 'HIRACE_AT("forms.cu", {}u, {}u, "main", false)'
+    assert f"std::thread a(hirace::host::spawn({at.format(12, 15)}, [d] {{ work(d); }}));" in text
+    assert (f"std::thread(hirace::host::spawn({at.format(13, 19)}, &Pool::run), &pool, 3)"
+            in text)  # fmt: skip
+    assert "std::thread c(std::move(b));" in text
+    assert f"hirace::host::join({at.format(16, 3)}, *(p));" in text
+    assert f"hirace::host::join({at.format(17, 3)}, c);" in text
+    if shutil.which("nvcc") is None:
+        return
+    (tmp_path / "forms.cu").write_text(text)
+    done = subprocess.run(["nvcc", "-std=c++17", "-arch=sm_80", f"-I{include_dir()}", "-c",
+                           "forms.cu"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=900, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -195,6 +195,37 @@ class ErrorCheck:
 
 
 @dataclass(frozen=True)
+class ThreadCreate:
+    """A host thread created host thread `child` (std::thread, pthread_create).
+    `callback`: the seq of the Callback whose host function created it (None:
+    the calling thread itself)."""
+
+    call: Call
+    child: int
+    callback: int | None = None
+
+
+@dataclass(frozen=True)
+class ThreadJoin:
+    """A host thread joined host thread `child` (None: one the record does not know)."""
+
+    call: Call
+    child: int | None
+    callback: int | None = None
+
+
+@dataclass(frozen=True)
+class MutexOp:
+    """pthread_mutex_lock (`lock`) or unlock of the mutex at address `mutex`
+    (pthread_cond_wait is an unlock then a lock)."""
+
+    call: Call
+    mutex: int
+    lock: bool
+    callback: int | None = None
+
+
+@dataclass(frozen=True)
 class Exit:
     """The program ended by returning from main or calling exit."""
 
@@ -216,6 +247,9 @@ Event = (
     | DeviceSync
     | Callback
     | ErrorCheck
+    | ThreadCreate
+    | ThreadJoin
+    | MutexOp
     | Exit
 )
 

@@ -393,6 +393,8 @@ class _Analysis:
         if isinstance(e, ev.ErrorCheck):
             self.pending.pop(c.thread, None)
             return
+        if isinstance(e, ev.ThreadCreate | ev.ThreadJoin | ev.MutexOp):
+            return  # not CUDA calls: their status is not a CUDA error
         # A launch has no value to look at: only cudaGetLastError/PeekAtLastError see
         # its error. A call whose use is not known counts as looked at.
         looked = False if isinstance(e, ev.Launch) else c.checked is not False
@@ -474,6 +476,24 @@ class _Analysis:
                 self.callbacks[c.seq] = (stamp, self._stream(e.stream, c.thread))
             case ev.ErrorCheck():
                 self.order.host(c.thread)
+            case ev.ThreadCreate():
+                by = self.callbacks.get(e.callback) if e.callback is not None else None
+                if c.failed:
+                    self.order.host(c.thread)
+                else:
+                    self.order.create_thread(c.thread, e.child, by[0] if by else None)
+            case ev.ThreadJoin():
+                # (In a host function only the calling thread's order is known:
+                # the join orders nothing more, which can only add findings.)
+                self.order.join_thread(c.thread, None if c.failed else e.child)
+            case ev.MutexOp():
+                by = self.callbacks.get(e.callback) if e.callback is not None else None
+                if c.failed:
+                    self.order.host(c.thread)
+                elif e.lock:
+                    self.order.lock(c.thread, e.mutex)
+                else:
+                    self.order.unlock(c.thread, e.mutex, by[0] if by else None)
             case ev.Exit():
                 self.order.host(c.thread)
                 for buf in list(self.live.values()):

@@ -68,6 +68,8 @@ def _api(e: he.HostEvent) -> str:
             "event_query": "cudaEventQuery", "device_sync": "cudaDeviceSynchronize",
             "device_reset": "cudaDeviceReset", "host_fn": "cudaLaunchHostFunc",
             "get_last_error": "cudaGetLastError", "peek_last_error": "cudaPeekAtLastError",
+            "thread_create": "thread creation", "thread_join": "thread join",
+            "mutex_lock": "pthread_mutex_lock", "mutex_unlock": "pthread_mutex_unlock",
             "exit": "exit"}.get(op, op)  # fmt: skip
 
 
@@ -77,6 +79,8 @@ class _Builder:
         self.bases: dict[int, int] = {}
         self.out: list[ev.Event] = []
         self.wheres: dict[he.CallSite | None, ev.Where] = {}
+        self.callbacks: dict[int, int] = {}
+        """The seq of each Callback event, by the callback number the runtime gave it."""
 
     def call(self, e: he.HostEvent) -> ev.Call:
         checked = None if e.site is None else not e.site.discarded
@@ -141,6 +145,17 @@ class _Builder:
             out.append(ev.DeviceSync(c, reset=op == "device_reset"))
         elif op == "host_fn":
             out.append(ev.Callback(c, int(e.get("stream", 0))))
+            self.callbacks[int(e.get("callback", 0) or 0)] = c.seq
+        elif op in ("thread_create", "thread_join"):
+            child = e.get("child")
+            by = self.callbacks.get(int(e.get("callback", 0) or 0))
+            if op == "thread_create":
+                out.append(ev.ThreadCreate(c, int(child), by))
+            else:
+                out.append(ev.ThreadJoin(c, None if child is None else int(child), by))
+        elif op in ("mutex_lock", "mutex_unlock"):
+            out.append(ev.MutexOp(c, int(e["mutex"]), op == "mutex_lock",
+                                  self.callbacks.get(int(e.get("callback", 0) or 0))))
         elif op in ("get_last_error", "peek_last_error"):
             out.append(ev.ErrorCheck(c, op == "get_last_error"))
         elif op == "exit":

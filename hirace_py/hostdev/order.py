@@ -86,6 +86,7 @@ class Order:
         self.streams: dict[str, _Stream] = {}
         self.created: dict[int, tuple[StreamKind, str]] = {}
         self.events: dict[int, Clock] = {}
+        self.mutexes: dict[int, Clock] = {}
 
     # -- agents ---------------------------------------------------------------
 
@@ -145,6 +146,33 @@ class Order:
         for s in self.streams.values():
             _join(c, s.clock)
         return self.host(thread)
+
+    # -- host threads (rule 10) ------------------------------------------------
+
+    def create_thread(self, thread: int, child: int, by: Stamp | None = None) -> Stamp:
+        """`thread` created host thread `child`: the creation happens before every
+        later operation of the child. `by`: the stamp of the callback item whose
+        host function created it (its agent is then that item, rule 9)."""
+        stamp = by if by is not None else self.host(thread)
+        _join(self._thread(child), dict(stamp.clock))
+        return stamp
+
+    def join_thread(self, thread: int, child: int | None) -> Stamp:
+        """`thread` joined host thread `child` (None: a thread the record does not
+        know, which orders nothing): the child's operations happen before it."""
+        if child is None:
+            return self.host(thread)
+        return self._wait(thread, dict(self._thread(child)))
+
+    def unlock(self, thread: int, mutex: int, by: Stamp | None = None) -> Stamp:
+        """`thread` (or the callback item `by`) unlocked `mutex`: a release."""
+        stamp = by if by is not None else self.host(thread)
+        _join(self.mutexes.setdefault(mutex, {}), dict(stamp.clock))
+        return stamp
+
+    def lock(self, thread: int, mutex: int) -> Stamp:
+        """`thread` locked `mutex`: it acquires every earlier unlock of it."""
+        return self._wait(thread, dict(self.mutexes.get(mutex, {})))
 
     # -- work items -------------------------------------------------------------
 

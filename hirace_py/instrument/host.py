@@ -62,6 +62,11 @@ HOST_API = {
     "cudaPeekAtLastError",
 }  # fmt: skip
 """The other calls of the host record: the runtime's wrappers take the call site first."""
+THREAD_API = {"pthread_create", "pthread_join", "pthread_mutex_lock", "pthread_mutex_trylock",
+              "pthread_mutex_unlock", "pthread_cond_wait", "pthread_cond_timedwait"}  # fmt: skip
+"""pthread calls that order host threads (docs/semantics.md 6.2, rule 10): recorded
+like HOST_API."""
+STD_THREAD = "std::thread"
 # Launches by function call: (kernel, grid, block, args, shared bytes, stream).
 LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
@@ -151,6 +156,32 @@ def _discarded_calls(fn: ci.Cursor) -> set[int]:
             if k.kind == K.CALL_EXPR:
                 out.add(k.hash)
     return out
+
+
+def _is_std_thread(t: ci.Type) -> bool:
+    return t.get_canonical().spelling == STD_THREAD
+
+
+def _std_thread_start(c: ci.Cursor) -> bool:
+    """A std::thread constructed with a function to run (not moved), or an
+    `emplace_back` of one into a container of threads."""
+    ref = c.referenced
+    if ref is None:
+        return False
+    args = list(c.get_arguments())
+    if not args or _is_std_thread(args[0].type):
+        return False
+    if ref.kind == K.CONSTRUCTOR:
+        return ref.semantic_parent is not None and _is_std_thread(ref.semantic_parent.type)
+    t = c.type.get_pointee() if c.type.kind == ci.TypeKind.LVALUEREFERENCE else c.type
+    return c.spelling == "emplace_back" and _is_std_thread(t)
+
+
+def _std_thread_join(c: ci.Cursor) -> bool:
+    ref = c.referenced
+    if c.spelling != "join" or ref is None or ref.kind != K.CXX_METHOD:
+        return False
+    return ref.semantic_parent is not None and _is_std_thread(ref.semantic_parent.type)
 
 
 def _allocated_pointer(argument: ci.Cursor) -> ci.Cursor | None:
@@ -249,10 +280,14 @@ class HostPlanner:
             return
         if c.referenced is not None and cuda_api.gpu_only_feature(name, c.referenced.type.spelling):
             return  # a GPU-only overload (cudaMallocAsync from a pool): counted by gpu_only
-        if name in ALLOCATORS | REGISTERS | FREES | HOST_API or name in SYMBOL_COPIES:
+        if name in ALLOCATORS | REGISTERS | FREES | HOST_API | THREAD_API or name in SYMBOL_COPIES:
             self.record(c, name, function, discarded)
         elif name in LAUNCH_CALLS:
             self.call_launch(c, name, function)
+        elif _std_thread_start(c):
+            self.spawn(c, function)
+        elif _std_thread_join(c):
+            self.join(c, function)
 
     def at(self, c: ci.Cursor, function: str, discarded: bool) -> str:
         """The call site argument of a recorded call: where it is spelled."""
@@ -292,6 +327,38 @@ class HostPlanner:
         more = [self.at(c, function, discarded), *self.extra_arguments(c, name, in_macro)]
         text = ", ".join(more) + ("" if src[rest : rest + 1] == b")" else ", ")
         self.edit(c, edits.insert(paren + 1, text))
+
+    def spawn(self, c: ci.Cursor, function: str) -> None:
+        """`std::thread t(f, args...)` (or `threads.emplace_back(f, args...)`): f
+        becomes `hirace::host::spawn(HIRACE_AT(...), f)`, which records the
+        creation and gives the new thread its number (rule 10)."""
+        f = next(iter(c.get_arguments()))
+        if self.p.inside_macro(f):
+            self.p.warn(c, "host-call", "a std::thread created in a macro: its creation is "
+                        "not recorded, so only CUDA calls order it with other host "
+                        "threads")  # fmt: skip
+            return
+        start, end = _spelling_offset(f.extent.start), _spelling_offset(f.extent.end)
+        self.edit(c, edits.wrap(start, end, f"hirace::host::spawn({self.at(c, function, False)}, ",
+                                ")"))  # fmt: skip
+
+    def join(self, c: ci.Cursor, function: str) -> None:
+        """`t.join()` (or `p->join()`) becomes `hirace::host::join(HIRACE_AT(...), t)`."""
+        member = children(c)[0] if children(c) else None
+        obj = children(member)[0] if member is not None and children(member) else None
+        if obj is None or self.p.inside_macro(c):
+            self.p.warn(c, "host-call", "std::thread::join not recorded (in a macro, or on "
+                        "`this`): the joined thread's work is not ordered before what "
+                        "follows")  # fmt: skip
+            return
+        src = self.p.file(c).source
+        start, end = _spelling_offset(obj.extent.start), _spelling_offset(obj.extent.end)
+        call_end = _spelling_offset(c.extent.end)
+        arrow = src[end:call_end].lstrip().startswith(b"->")
+        at = self.at(c, function, False)
+        self.edit(c, edits.wrap(start, end, f"hirace::host::join({at}, {'*(' if arrow else ''}",
+                                "))" if arrow else ")"))  # fmt: skip
+        self.edit(c, edits.replace(end, call_end, ""))
 
     def spelled_text(self, c: ci.Cursor, in_macro: bool) -> str:
         if not in_macro:
