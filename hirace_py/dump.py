@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import gc
 import json
+import struct
 from pathlib import Path
 from typing import Any
 
-from hirace_py import host_events
+from hirace_py import host_events, host_record
 from hirace_py.config import Config
 from hirace_py.errors import InputError
 from hirace_py.fsm import Action
@@ -39,7 +40,7 @@ from hirace_py.shadow import ShadowLayout, ShadowLimitError
 from hirace_py.values import interpret as values_records
 
 FORMAT = "hirace-dump"
-VERSION = 2
+VERSION = 3
 Unit = tuple[list[Site], list[str]]
 """A program unit's sites and variable names."""
 
@@ -142,7 +143,10 @@ def load(path: Path, lines: SourceLines | None = None, profile: bool = False) ->
             gc.enable()
 
 
-def _load(path: Path, lines: SourceLines | None, profile: bool) -> Report:
+def read_document(path: Path) -> dict[str, Any]:
+    """The dump at `path` as one JSON document, its host record (the file it
+    names, hirace_py.host_record) read into it; InputError naming the file if
+    it is not a dump this hirace reads."""
     try:
         doc = json.loads(path.read_text())
     except OSError as exc:
@@ -154,6 +158,17 @@ def _load(path: Path, lines: SourceLines | None, profile: bool) -> Report:
     if doc.get("version") != VERSION:
         raise InputError(f"{path}: dump format version {doc.get('version')!r}; this hirace "
                          f"reads version {VERSION}")  # fmt: skip
+    try:
+        host_record.inline(doc, path)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read its host record: {exc.strerror}") from None
+    except (ValueError, IndexError, struct.error) as exc:
+        raise InputError(f"{path}: a damaged host record ({exc})") from None
+    return doc
+
+
+def _load(path: Path, lines: SourceLines | None, profile: bool) -> Report:
+    doc = read_document(path)
     try:
         lines = lines or SourceLines()
         report = _report(doc, lines)

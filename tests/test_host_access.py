@@ -3,13 +3,12 @@ expressions go through `touch`, and with which mode."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
 from pathlib import Path
 
-from hirace_py import program
+from hirace_py import dump, program
 from hirace_py.instrument import host_access, instrument
 from hirace_py.program import BuildOptions
 
@@ -118,7 +117,7 @@ def _host_accesses(exe: Path, args: list[str], tmp_path: Path) -> list[tuple]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
     subprocess.run([str(exe), *args], env={**env, "HIRACE_DUMP": str(path)}, check=True,
                    capture_output=True, timeout=60)  # fmt: skip
-    runs = json.loads(path.read_text())["host_accesses"]
+    runs = dump.read_document(path)["host_accesses"]
     base = min((lo for _, _, lo, *_ in runs), default=0)
     return sorted((after, thread, lo - base, hi - base, mode, line, column)
                   for after, thread, lo, hi, mode, _, line, column, *_ in runs)  # fmt: skip

@@ -10,7 +10,6 @@ with nvcc (the GPU path of the same header)."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 import shutil
@@ -21,7 +20,7 @@ import numpy as np
 import pytest
 import xxhash
 
-from hirace_py import host_events, program
+from hirace_py import dump, host_events, program
 from hirace_py.host_events import Copy, HostRecord, Launch
 from hirace_py.program import BuildOptions
 
@@ -48,7 +47,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, HostRecord
     run = subprocess.run([str(where / "record")], capture_output=True, text=True, timeout=120,
                          env=dump_env, check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    doc = json.loads((where / "dump.json").read_text())
+    doc = dump.read_document(where / "dump.json")
     return doc, host_events.read(doc), run.stdout
 
 

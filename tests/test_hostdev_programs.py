@@ -6,7 +6,6 @@ instrumented programs also compile with nvcc -c (where nvcc is installed)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -80,7 +79,7 @@ def thread_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     for source in ("threads.cu", "pthreads.cu"):
         run, path = _run({"source": source}, tmp_path_factory.mktemp(source.replace(".", "_")))
         assert run.returncode == 0, run.stderr
-        out[source] = json.loads(path.read_text())
+        out[source] = dump.read_document(path)
     return out
 
 

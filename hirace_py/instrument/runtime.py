@@ -51,7 +51,7 @@ def render_host_header(engine: str = "fsm") -> str:
     """The whole-program host runtime, with the shadow-word policy of hirace_py.shadow
     and the dump format hirace_py.dump reads. `engine` "values" renders the host
     side of the values engine (hirace_py.values.layout's records and counters)."""
-    from hirace_py import dump, host_events
+    from hirace_py import dump, host_events, host_record
     from hirace_py.values import layout
 
     if engine == "values":
@@ -79,6 +79,10 @@ def render_host_header(engine: str = "fsm") -> str:
             bounds_names=[name for name, _, _ in state.BOUNDS_FIELDS],
             allocation_bit=f"{state.ALLOCATION_BIT:#x}u",
             ops=host_events.OPS,
+            record_tags=host_record.TAGS,
+            record_magic=host_record.MAGIC.decode(),
+            event_fields=host_record.EVENT_FIELDS,
+            access_fields=host_record.ACCESS_FIELDS,
             alloc_kinds=host_events.ALLOC_KINDS,
             footprint_class=host_events.FOOTPRINT_CLASS,
             dump_format=dump.FORMAT,
