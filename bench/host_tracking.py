@@ -5,7 +5,8 @@ scales it in a kernel, copies it back and sums it, step after step. It is
 built for the CPU backend twice: plain (`--no-instrument`) and with host-side
 tracking only (every CUDA call recorded with its site and a content hash,
 host accesses to transfer buffers recorded, kernels not instrumented:
-`instrument.kernels = []`). The two run alternately `--repeat` times; the
+`instrument.kernels = []`), whose runs write their dump and host record
+(`HIRACE_DUMP`) as under `hirace run`. The two run alternately `--repeat` times; the
 table gives median wall times and their ratio. With valgrind installed, each
 also runs once under callgrind, which counts instructions (stable on a
 shared machine): of the whole program, of its kernels (`hr::run_grid`), and
@@ -45,20 +46,27 @@ def build(out: Path, tracked: bool) -> Path:
     return out
 
 
-def run(exe: Path, args: list[str]) -> tuple[float, str]:
+def _env(dump: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    if dump is not None:
+        env["HIRACE_DUMP"] = str(dump)
+    return env
+
+
+def run(exe: Path, args: list[str], dump: Path | None) -> tuple[float, str]:
+    env = _env(dump)
     start = time.perf_counter()
     done = subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, check=True)
     return time.perf_counter() - start, done.stdout
 
 
-def instructions(exe: Path, args: list[str], toggle: str | None) -> int:
+def instructions(exe: Path, args: list[str], toggle: str | None, dump: Path | None) -> int:
     """Instructions callgrind counts in the whole run, or only inside `toggle`."""
     with tempfile.TemporaryDirectory(prefix="hirace-callgrind-") as tmp:
         extra = ["--collect-atstart=no", f"--toggle-collect={toggle}"] if toggle else []
         subprocess.run(["valgrind", "--tool=callgrind", *extra,
                         f"--callgrind-out-file={tmp}/cg.out", str(exe), *args],
-                       capture_output=True, text=True, check=True)  # fmt: skip
+                       capture_output=True, text=True, env=_env(dump), check=True)  # fmt: skip
         text = Path(tmp, "cg.out").read_text()
         return int(re.search(r"^(?:summary|totals): (\d+)", text, re.M).group(1))  # type: ignore[union-attr]
 
@@ -74,11 +82,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hirace-bench-") as tmp:
         plain = build(Path(tmp) / "plain", False)
         tracked = build(Path(tmp) / "tracked", True)
+        dumps = {"plain": None, "tracked": Path(tmp) / "dump.json"}
         times: dict[str, list[float]] = {"plain": [], "tracked": []}
         outputs = set()
         for _ in range(opts.repeat):
             for name, exe in (("plain", plain), ("tracked", tracked)):
-                seconds, out = run(exe, args)
+                seconds, out = run(exe, args, dumps[name])
                 times[name].append(seconds)
                 outputs.add(out)
         assert len(outputs) == 1, f"the builds disagree: {outputs}"
@@ -91,8 +100,8 @@ def main() -> None:
         small = [str(opts.elements // 16), str(max(opts.steps // 5, 1))]
         counts = {}
         for name, exe in (("plain", plain), ("tracked", tracked)):
-            total = instructions(exe, small, None)
-            kernels = instructions(exe, small, "hr::run_grid*")
+            total = instructions(exe, small, None, dumps[name])
+            kernels = instructions(exe, small, "hr::run_grid*", dumps[name])
             counts[name] = (total, kernels, total - kernels)
         (pt, pk, ph), (tt, tk, th) = counts["plain"], counts["tracked"]
         print(f"callgrind, {small[0]} elements x {small[1]} steps (instructions):")
