@@ -9,14 +9,13 @@ the CPU backend the scan clears the shadow for the next launch)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from hirace_py import host_events, program
+from hirace_py import dump, host_events, program
 from hirace_py.program import BuildOptions
 
 HERE = Path(__file__).parent / "footprint"
@@ -51,7 +50,7 @@ def dumped(tmp_path_factory: pytest.TempPathFactory) -> tuple[host_events.HostRe
     run = subprocess.run([str(where / "runs")], capture_output=True, text=True, timeout=120,
                          env=env, check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    record = host_events.read(json.loads((where / "dump.json").read_text()))
+    record = host_events.read(dump.read_document(where / "dump.json"))
     return record, run.stdout.split()
 
 
