@@ -16,6 +16,11 @@ alone (`FRESH`), so the runtime skips the relation and sync computation, and,
 since no successor of INIT is RACE (checked here), the race test as well.
 INIT is state 0 and no transition enters it (checked here), so a word is in
 INIT exactly when it is zero: the runtime tests that first.
+
+The in-line decision (an accessor of the stored accessor's block in the same
+epochs: sync U, relation S, W or B) does not test for a word in RACE: the
+table keeps RACE in RACE there (checked here), and the runtime's test of the
+decided state sends it out of line, where a replay logs the access.
 """
 
 from __future__ import annotations
@@ -47,5 +52,10 @@ def fresh(action: fsm.Action) -> int:
 
 assert fsm.N_STATES <= STATE_SET_BITS
 assert fsm.INIT == 0 and (fsm.TRANSITIONS != fsm.INIT).all(), "a word in INIT must be all zero"
+assert all(
+    fsm.step(fsm.RACE, a, fsm.Sync.U, r) == fsm.RACE
+    for a in fsm.Action
+    for r in (fsm.Rel.S, fsm.Rel.W, fsm.Rel.B)
+), "the in-line decision relies on RACE staying RACE"
 KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
 FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)
