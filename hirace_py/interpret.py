@@ -180,6 +180,9 @@ NOTICE_TEXTS = {
                        "(raise report.capacity)",
     "shared_table_full": "__shared__ variable registration(s) dropped: too many "
                          "variables for one thread; their accesses count as unmonitored",
+    "shared_frame_full": "__shared__ variable registration(s) dropped: a template-dependent "
+                         "size past the frame hirace reserves (48 KiB); their accesses "
+                         "count as unmonitored",
     "skipped_blocks": "access(es) by blocks outside monitor.blocks were not checked",
 }  # fmt: skip
 """What each counter of hirace_py.instrument.state.COUNTER_FIELDS that means

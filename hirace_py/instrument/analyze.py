@@ -68,6 +68,8 @@ FUNCTIONS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD}
 # Everything with a body a block-scope declaration can be written in.
 BODIES = FUNCTIONS | {K.CONVERSION_FUNCTION, K.CONSTRUCTOR, K.DESTRUCTOR}
 ARRAYS = {T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY, T.DEPENDENTSIZEDARRAY}
+STATIC_SHARED_LIMIT = 48 * 1024
+"""Bytes of static __shared__ memory a block may declare (every CUDA GPU)."""
 REFERENCES = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
 CASTS = {
     K.CSTYLE_CAST_EXPR,
@@ -162,6 +164,9 @@ class Planner:
         self.select_kernel = select_kernel
         self.tables = Tables()
         self.shared_vars: dict[str, tuple[Variable, SourceFile]] = {}
+        self.dependent_offsets: dict[str, str] = {}
+        """Key of a template-dependent __shared__ variable -> the C++ sum of the
+        shadow words of the kernel's dependent variables before it."""
         self.device_names: set[str] = set()
         self.device_usrs: set[str] = set()
         self._warned: set[tuple[str, int, str]] = set()
@@ -329,6 +334,7 @@ class Planner:
         """
         common: list[tuple[ci.Cursor, str]] = []
         local: dict[str, list[ci.Cursor]] = {}
+        dependent: dict[str, list[ci.Cursor]] = {}
         dynamic: list[ci.Cursor] = []
         for c, position in self.positioned_cursors():
             if c.kind != K.VAR_DECL:
@@ -339,18 +345,23 @@ class Planner:
             if K.CUDASHARED_ATTR in attrs:
                 if _canonical_kind(c.type) == T.INCOMPLETEARRAY:
                     dynamic.append(c)
+                elif c.type.get_size() <= 0 and function in kernel_names:
+                    dependent.setdefault(function, []).append(c)
                 elif c.type.get_size() <= 0:
                     self.warn(
                         c,
                         "shared-size",
-                        f"__shared__ variable '{c.spelling}' has no "
+                        f"__shared__ variable '{c.spelling}' of a device function has no "
                         "fixed size (template-dependent?); its accesses are not monitored",
                     )
                 elif function in kernel_names:
                     local.setdefault(function, []).append(c)
                 else:
                     common.append((c, function))
-            elif K.CUDADEVICE_ATTR in attrs and not function:
+            elif attrs & {K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR} and not function:
+                # __constant__ ones too: device code only reads them, but it may
+                # read through a pointer (`&table[i][0]`), which the runtime
+                # looks up like any other address.
                 size = c.type.get_size()
                 self.variable(self.file(c), c.spelling, "global", "device", "",
                               gran_log2(c.type), max(size, 0), 0, c.location.line)  # fmt: skip
@@ -364,6 +375,9 @@ class Planner:
             offset = self.place_shared([c], offset)
         self.common_shared_units = offset
         self.kernel_shared_units = {k: self.place_shared(cs, offset) for k, cs in local.items()}
+        for k, cs in dependent.items():
+            self.kernel_shared_units[k] = self.place_dependent(
+                cs, self.kernel_shared_units.get(k, offset))
         self.tables.dynamic_shared_offset = max([offset, *self.kernel_shared_units.values()])
         if dynamic:
             g = min(gran_log2(c.type) for c in dynamic)
@@ -404,6 +418,31 @@ class Planner:
             self.shared_vars[self.key(c)] = (var, f)
             offset += -(-size >> g)
         return offset
+
+    def place_dependent(self, cursors: list[ci.Cursor], offset: int) -> int:
+        """Place a kernel's __shared__ variables whose size depends on its
+        template parameters from `offset`, in declaration order; return the
+        end of the frame they may use.
+
+        Their sizes are known only to the C++ compiler, so each one's offset is
+        a C++ expression (`dependent_offsets`): `offset` plus the shadow words
+        of the ones before it, from the sizes of their spelled types. The frame
+        reserves what the largest possible instantiation needs, the static
+        __shared__ limit of a block (`STATIC_SHARED_LIMIT`) at the finest
+        granularity among them; a registration past the frame is dropped and
+        counted (`shared_frame_full`), never written out of bounds.
+        """
+        g_min = min(gran_log2(c.type) for c in cursors)
+        before = ""
+        for c in cursors:
+            g = gran_log2(c.type)
+            f = self.file(c)
+            var = self.variable(f, c.spelling, "shared", "shared", self.enclosing_function(c), g,
+                                0, offset, c.location.line)  # fmt: skip
+            self.shared_vars[self.key(c)] = (var, f)
+            self.dependent_offsets[self.key(c)] = before
+            before += f" + ((sizeof({c.type.spelling}) + {(1 << g) - 1}u) >> {g}u)"
+        return offset + (STATIC_SHARED_LIMIT >> g_min)
 
     @staticmethod
     def qualified_name(fn: ci.Cursor) -> str:
@@ -665,8 +704,10 @@ class Planner:
             stack.extend((k, [*parents, c]) for k in reversed(kids))
         return plan
 
-    def registration(self, var: Variable, f: SourceFile, name: str) -> str:
-        """The call that registers __shared__ variable `var` of file `f` in a block's frame."""
+    def registration(self, var: Variable, f: SourceFile, name: str, after: str = "") -> str:
+        """The call that registers __shared__ variable `var` of file `f` in a
+        block's frame (`after`: the C++ sum that follows its offset, for a
+        template-dependent variable)."""
         # The casts drop volatile (a `volatile __shared__` variable's address does
         # not convert to `const void*` implicitly).
         var_id = f.number("HIRACE_V", var.id)
@@ -680,6 +721,8 @@ class Planner:
             offset = f"({FRAME_LOCALS} + {var.frame_offset - self.common_shared_units}u)"
         else:
             offset = f.number("HIRACE_F", var.frame_offset - self.frame_bases[f.name])
+        if after:
+            offset = f"({offset}{after})"
         return (f" {CTX}.add_shared({var_id}, (const void*)&{name}, sizeof({name}), "
                 f"{offset}, {var.gran_log2}u);")  # fmt: skip
 
@@ -697,7 +740,8 @@ class Planner:
                     found = self.shared_vars.get(self.key(var))
                     if found is not None:
                         end = self.statement_end(c)
-                        reg = self.registration(*found, var.spelling)
+                        reg = self.registration(*found, var.spelling,
+                                                self.dependent_offsets.get(self.key(var), ""))
                         plan.edits.append(edits.insert(end, reg))
             return
         if c.kind == K.LAMBDA_EXPR:

@@ -52,6 +52,7 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("grid_syncs", U64, "grid syncs taken as block barriers (not a CPU cooperative launch)"),
     ("ordered_atomics", U64, "atomics with acquire or release order (modelled only in part)"),
     ("shared_table_full", U64, "__shared__ registrations dropped: thread table full"),
+    ("shared_frame_full", U64, "__shared__ registrations dropped: past the block's frame"),
     ("skipped_blocks", U64, "accesses by blocks outside the monitored range"),
     ("release_overflow", U64, "release points not published: count or release table full"),
     ("acquire_overflow", U64, "acquired releases dropped: the acquired table was full"),
