@@ -54,6 +54,7 @@ from hirace_py.instrument.parse import (
     binary_operator,
     children,
     in_system_header,
+    overloaded_reference,
     stripped,
     unary_operator,
 )
@@ -670,12 +671,8 @@ class Planner:
         name in an OVERLOADED_DECL_REF under the callee expression."""
         if call.spelling:
             return call.spelling
-        kids = children(call)
-        if kids:
-            for c in children(stripped(kids[0])):
-                if c.kind == K.OVERLOADED_DECL_REF:
-                    return c.spelling
-        return ""
+        ref = overloaded_reference(call)
+        return ref.spelling if ref is not None else ""
 
     # -- rewriting -----------------------------------------------------------
 

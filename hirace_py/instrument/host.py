@@ -42,7 +42,13 @@ from hirace_py.fsm import Action
 from hirace_py.instrument import edits
 from hirace_py.instrument.analyze import PRELUDE, K, Planner, gran_log2
 from hirace_py.instrument.model import Tables
-from hirace_py.instrument.parse import attributes, children, stripped, unary_operator
+from hirace_py.instrument.parse import (
+    attributes,
+    children,
+    overloaded_reference,
+    stripped,
+    unary_operator,
+)
 
 ALLOCATORS = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",
               "cudaMallocHost", "cudaHostAlloc"}  # fmt: skip
@@ -192,12 +198,16 @@ def _allocated_pointer(argument: ci.Cursor) -> ci.Cursor | None:
     return stripped(children(address)[0]) if address is not None else None
 
 
-def _granularity(pointer: ci.Cursor) -> int:
-    """Shadow granularity (log2 bytes) of what `pointer` points to; 0 for void."""
+def _granularity(pointer: ci.Cursor, text: str) -> str:
+    """C++ for the shadow granularity (log2 bytes) of what `pointer` (spelled
+    `text`) points to: 0 for void; for a type only an instantiation knows
+    (a template's `T*`), the runtime's `scalar_gran` of the pointer's type."""
     pointee = pointer.type.get_canonical().get_pointee()
-    if pointee.kind != ci.TypeKind.VOID and pointee.get_size() > 0:
-        return gran_log2(pointee)
-    return 0
+    if pointee.kind == ci.TypeKind.VOID:
+        return "0u"
+    if pointee.get_size() > 0:
+        return f"{gran_log2(pointee)}u"
+    return f"::hirace::host::scalar_gran<decltype({text})>()" if text else "0u"
 
 
 class HostPlanner:
@@ -263,6 +273,17 @@ class HostPlanner:
         """Adds an edit to the file cursor `c` is written in."""
         self.edits.setdefault(self.p.file(c).name, []).append(e)
 
+    def dependent_runtime_call(self, c: ci.Cursor) -> str:
+        """The runtime function a call in a template names when an argument's
+        type is dependent (`cudaMalloc(&p, n)` with `T* p`): libclang leaves
+        such a call unnamed and unresolved. '' if it is not one."""
+        ref = overloaded_reference(c)
+        if ref is None:
+            return ""
+        decls = [ci.conf.lib.clang_getOverloadedDecl(ref, i)
+                 for i in range(ci.conf.lib.clang_getNumOverloadedDecls(ref))]  # fmt: skip
+        return ref.spelling if decls and all(self.from_runtime(d) for d in decls) else ""
+
     def from_runtime(self, ref: ci.Cursor | None) -> bool:
         f = ref.location.file if ref is not None else None
         return f is None or f.name.endswith(PRELUDE) or self.p.system_file(f.name)
@@ -275,7 +296,7 @@ class HostPlanner:
         if config is not None:
             self.launch(c, kids[0], config, function)
             return
-        name = c.spelling
+        name = c.spelling or self.dependent_runtime_call(c)
         if not self.hooks or not self.from_runtime(c.referenced):
             return
         if c.referenced is not None and cuda_api.gpu_only_feature(name, c.referenced.type.spelling):
@@ -377,19 +398,19 @@ class HostPlanner:
             return [_c_string(text or name)]
         if name in REGISTERS:
             pointer = stripped(args[0]) if args else None
-            gran = _granularity(pointer) if pointer is not None else 0
             label = self.spelled_text(pointer, in_macro) if pointer is not None else ""
+            gran = _granularity(pointer, label) if pointer is not None else "0u"
             self.allocations += 1
-            return [f"{gran}u", _c_string(label or name)]
+            return [gran, _c_string(label or name)]
         if name not in ALLOCATORS:
             return []
         pointer = _allocated_pointer(args[0]) if args else None
-        gran, label = 0, ""
+        gran, label = "0u", ""
         if pointer is not None:
-            gran = _granularity(pointer)
             label = self.spelled_text(pointer, in_macro)
+            gran = _granularity(pointer, label)
         self.allocations += 1
-        return [f"{gran}u", _c_string(label or name)]
+        return [gran, _c_string(label or name)]
 
     def stringifying_macro(self, offset: int, file: str) -> str | None:
         """The name of the macro invoked around `offset` of `file` if its definition

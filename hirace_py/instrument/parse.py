@@ -132,6 +132,20 @@ def attributes(c: ci.Cursor) -> set[ci.CursorKind]:
     return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
 
 
+def overloaded_reference(call: ci.Cursor) -> ci.Cursor | None:
+    """The OVERLOADED_DECL_REF under an unnamed call's callee: libclang's name
+    for a call it cannot resolve in a template (dependent arguments, or
+    explicit template arguments), or None."""
+    kids = list(call.get_children())
+    if call.spelling or not kids:
+        return None
+    callee = stripped(kids[0])
+    if callee.kind == ci.CursorKind.OVERLOADED_DECL_REF:
+        return callee
+    return next((c for c in callee.get_children() if c.kind == ci.CursorKind.OVERLOADED_DECL_REF),
+                None)  # fmt: skip
+
+
 def stripped(c: ci.Cursor) -> ci.Cursor:
     """The expression under implicit casts and parentheses."""
     while c.kind in (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR):
