@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, RACE, Sync, flat_index
+from hirace_py.fsm import FLAT_TRANSITIONS, RACE, SOUND_ONLY, Sync, flat_index
 from hirace_py.oracle import first_races
 from hirace_py.replay import relation_table, replay
 from hirace_py.trace import BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid
@@ -93,6 +93,10 @@ class Comparison:
     """Prefixes where the oracle finds a race and the table does not (of `disagreements`)."""
     first_bad: int
     """Index in the batch of the first trace with a disagreement, or -1."""
+    sound_only: int
+    """False alarms the table is allowed (not in `disagreements`): prefixes whose
+    location went to RACE through an entry of `fsm.SOUND_ONLY` while the oracle
+    found no race there."""
     entries: np.ndarray
     """Flat table indices used by some access of the batch (a coverage set)."""
 
@@ -121,6 +125,8 @@ def compare(
     )
     access = batch.ops < BSYNC
     bad = ((states == RACE) != verdicts) & access
+    excused = sound_only_false_alarms(batch, entries, bad & ~verdicts)
+    bad &= ~excused
     missed = int((bad & verdicts).sum())
     per_trace = bad.any(axis=1)
     first = int(np.argmax(per_trace)) if per_trace.any() else -1
@@ -130,8 +136,23 @@ def compare(
         disagreements=int(bad.sum()),
         missed=missed,
         first_bad=first,
+        sound_only=int(excused.sum()),
         entries=np.unique(entries[access]),
     )
+
+
+def sound_only_false_alarms(
+    batch: Batch, entries: np.ndarray, false_alarm: np.ndarray
+) -> np.ndarray:
+    """(B, n) bool: of the `false_alarm` accesses, those on a location that
+    went to RACE through a `SOUND_ONLY` entry (`entries`: the flat table index
+    each access used, as `replay` gives them), at that access or after it."""
+    sound = np.isin(entries, list(SOUND_ONLY)) & false_alarm
+    out = np.zeros_like(false_alarm)
+    for loc in range(batch.n_locs):
+        here = batch.locs == loc
+        out |= np.logical_or.accumulate(sound & here, axis=1) & here & false_alarm
+    return out
 
 
 def _normalise(counters: tuple[int, ...]) -> tuple[int, ...]:

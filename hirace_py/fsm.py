@@ -134,9 +134,13 @@ class Summary:
             return "RACE"
         if self.kind == "multi":
             return f"MB_{self.cross}"
+        if self.block == "A":
+            return f"{self.cross}_A"
         block = f"{self.block}{'m' if self.warps else 'w'}"
         if self.warps:
             return f"{self.cross}_{block}"
+        if self.warp == "A":
+            return f"{self.cross}_{block}_A"
         return f"{self.cross}_{block}_{self.warp}{'n' if self.threads else '1'}"
 
     def meaning(self) -> str:
@@ -144,15 +148,27 @@ class Summary:
         if self.kind == "race":
             return "Two conflicting accesses unordered by happens-before have occurred."
         if self.kind == "multi":
+            last = "; the last one observed all of them" if self.cross == "G" else ""
             return (
                 "No race. Accesses come from two or more blocks and are "
-                f"{_CROSS_WORDS[self.cross]}."
+                f"{_CROSS_WORDS[self.cross]}{last}."
             )
-        text = (
-            "No race. All accesses are by the last accessor's block; "
-            f"all of them: {_CROSS_WORDS[self.cross]}; "
-            f"since that block's last __syncthreads: {_LOCAL_WORDS[self.block]}, "
+        observed = (
+            "; the last access is an atomic, and every earlier access happens "
+            "before it or is an atomic write it observed"
         )
+        where = "All accesses are by the last accessor's block"
+        if self.cross == "X":
+            where += " or precede the last access in causality order (an atomic observed them)"
+        text = f"No race. {where}; all of them: {_CROSS_WORDS[self.cross]}; "
+        if self.block == "A":
+            return text + f"since that block's last __syncthreads: only atomics{observed}."
+        text += f"since that block's last __syncthreads: {_LOCAL_WORDS[self.block]}, "
+        if self.warp == "A":
+            return (
+                text + "all by the last accessor's warp; since that warp's last "
+                f"__syncwarp: only atomics{observed}."
+            )
         if self.warps:
             return text + "from two or more warps."
         who = "two or more threads" if self.threads else "the last accessor alone"
@@ -172,8 +188,63 @@ def _fresh(cross: str, action: Action) -> Summary:
     return Summary("single", _join(cross, _CROSS_OF[action]), local, False, local, False)
 
 
+def _last_is_atomic(s: Summary) -> bool:
+    """Whether the last access of a history with summary `s` is an atomic."""
+    if s.kind == "multi":
+        return s.cross == "G"
+    if s.kind != "single":
+        return False
+    return (s.block if s.warps else s.warp) == "A"
+
+
+def _after_last(sync: Sync, rel: Rel) -> bool:
+    """Whether the clocks order the new access after the last one."""
+    return rel == Rel.S or (rel == Rel.W and sync >= Sync.W) or (rel != Rel.G and sync == Sync.B)
+
+
 def successor(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
     """The summary after one more access: the rules the whole table is derived from."""
+    following = _barriers_and_program_order(s, action, sync, rel)
+    if following is RACE_SUMMARY and action in (Action.R, Action.W):
+        if _last_is_atomic(s) and _after_last(sync, rel):
+            return _observed(s, action, sync)
+    return _canonical(following)
+
+
+def _canonical(s: Summary) -> Summary:
+    """Forget who made an epoch of atomics: its last atomic observed all of it.
+
+    Whatever warps or threads made the atomics since the last barrier, the
+    next atomic of the block races with none of them, and a plain access
+    races exactly when it is not ordered after the last one (observation,
+    docs/semantics.md 1.6). So those epochs need no span.
+    """
+    if s.kind != "single":
+        return s
+    if s.block == "A":
+        return Summary("single", s.cross, "A", False, "A", False)
+    if not s.warps and s.warp == "A":
+        return Summary("single", s.cross, s.block, False, "A", False)
+    return s
+
+
+def _observed(s: Summary, action: Action, sync: Sync) -> Summary:
+    """A plain access after an atomic that was the last access (docs/semantics.md 1.6).
+
+    In a race-free history every earlier access precedes that atomic in
+    causality order or is an atomic write it observed, so all of it precedes
+    this access. A thread not ordered after the atomic conflicts with it
+    (plain) or with this access (atomic): the blocks and warps that the
+    barrier between the two (if any) does not cover see class X.
+    """
+    if sync == Sync.B:
+        return _fresh(s.cross, action)
+    local = _LOCAL_OF[action] if sync == Sync.W else "X"
+    return Summary("single", "X", "X", False, local, False)
+
+
+def _barriers_and_program_order(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
+    """The summary after one more access, ordering by barriers and program order only."""
     if s.kind == "race":
         return RACE_SUMMARY
     if s.kind == "init" or sync == Sync.G:
@@ -261,20 +332,23 @@ MEANINGS: tuple[str, ...] = tuple(
 STATE_INDEX: dict[str, int] = {name: i for i, name in enumerate(STATES)}
 
 
-
 def _ordered_before_last(s: Summary) -> bool:
-    """Whether every access of a history with summary `s` happens before its
-    last one: one block, and since the block's last ``__syncthreads`` one
-    warp, and since that warp's last ``__syncwarp`` the last accessor alone."""
-    return s.kind == "single" and not s.warps and not s.threads
+    """Whether every access of a history with summary `s` precedes, in
+    causality order, whatever happens after its last one: one block, and
+    since the block's last ``__syncthreads`` one warp, and since that warp's
+    last ``__syncwarp`` the last accessor alone; or the last access is an
+    atomic, which observed every earlier atomic (docs/semantics.md 1.6)."""
+    single = s.kind == "single" and not s.warps and not s.threads
+    return single or _last_is_atomic(s)
 
 
 ORDERED_BEFORE_LAST: frozenset[int] = frozenset(
     i for i, s in enumerate(SUMMARIES) if _ordered_before_last(s)
 )
-"""States whose whole history happens before the last access. When a message
-(docs/semantics.md 1.6) orders that access before a new one, the new access
-is ordered after the whole history (the runtime's message check)."""
+"""States whose whole history precedes whatever happens after the last
+access. When a message (docs/semantics.md 1.6) orders that access before a
+new one, the new access is ordered after the whole history (the runtime's
+message check)."""
 
 MESSAGE_STATE: int = STATE_INDEX[_fresh("X", Action.W).name]
 """The state an access installs when a message orders it after the whole
@@ -300,6 +374,21 @@ FLAT_TRANSITIONS: np.ndarray = TRANSITIONS.ravel()
 def flat_index(state: int, action: int, sync: int, rel: int) -> int:
     """Index into `FLAT_TRANSITIONS`, the layout the device table uses."""
     return ((state * len(Action) + action) * len(Sync) + sync) * len(Rel) + rel
+
+
+SOUND_ONLY: frozenset[int] = frozenset(
+    flat_index(STATE_INDEX["MB_G"], Action.BA, y, r)
+    for y in Sync
+    for r in Rel
+    if y != Sync.G and r != Rel.G
+)
+"""The table entries that may decide RACE where docs/semantics.md 1.6 has
+none: a block-scope atomic of a block after device-scope atomics of two or
+more blocks. It is ordered after the other blocks' atomics when an atomic
+that observed them happens before it: the last one, when the clocks order
+the block-scope atomic after it (then the entry never races), or an earlier
+atomic of its own thread, which a summary that keeps the last accessor alone
+cannot know (docs/fsm.md). Everywhere else the table is exact."""
 
 
 def step(state: int, action: int, sync: int, rel: int) -> int:

@@ -9,13 +9,22 @@ section 1 and sharing no reasoning with `hirace_py.fsm`:
   warp's mask, or the whole grid) and then ticks each participant's own
   entry; a release publishes the releaser's clock on the flag location and
   ticks it, and an acquire joins what its atomic observed (section 1.6);
+* causality order adds observation (section 1.6, "Observation order"): an
+  atomic write precedes every event that happens after an atomic observing
+  it through a chain of morally strong read-modify-writes. Each location
+  keeps its current chain (per thread, the clock entry of its latest atomic
+  write in it); an atomic folds the chain it reads into extra columns of its
+  thread's vector clock, one per (writer, location), which travel wherever
+  the clock travels (barriers, releases, acquires) and never compose with a
+  second observation, as PTX's causality order does not;
 * two actions conflict when they are by different threads on one location and
   not both reads, except that two atomics of one block never conflict and two
   atomics of different blocks conflict unless both are device-scope (GA);
 * a race is a conflicting pair unordered by happens-before.
 
 An earlier access e by thread u is ordered before a later access by t exactly
-when e's own clock entry is at most t's view of u. Per location the oracle
+when e's own clock entry is at most t's view of u, or e is an atomic write
+and its entry is at most t's observed view of (u, e's location). Per location the oracle
 keeps, for each thread and action kind, the clock and index of the *latest*
 such access: if that one is ordered before the new access, so are all earlier
 ones of that thread (program order), so checking the latest is exact.
@@ -88,18 +97,19 @@ class _Messages:
     (every release by a thread of block b, for acquirers in block b). Per
     thread, its view at its last fence of device scope (`fdev`) and of any
     scope (`fany`), and what its atomics observed since, for a later fence to
-    acquire (`pdev` at device scope, `pblk` at block scope).
+    acquire (`pdev` at device scope, `pblk` at block scope). Every vector has
+    the clock's `cols` columns, observed columns included.
     """
 
-    def __init__(self, n_traces: int, n_locs: int, grid: Grid, dtype: type) -> None:
+    def __init__(self, n_traces: int, n_locs: int, grid: Grid, cols: int, dtype: type) -> None:
         n = grid.threads
-        self.dev = np.zeros((n_traces, n_locs, n), dtype)
-        self.legacy = np.zeros((n_traces, n_locs, n), dtype)
-        self.blk = np.zeros((n_traces, n_locs, grid.blocks, n), dtype)
-        self.fdev = np.zeros((n_traces, n, n), dtype)
-        self.fany = np.zeros((n_traces, n, n), dtype)
-        self.pdev = np.zeros((n_traces, n, n), dtype)
-        self.pblk = np.zeros((n_traces, n, n), dtype)
+        self.dev = np.zeros((n_traces, n_locs, cols), dtype)
+        self.legacy = np.zeros((n_traces, n_locs, cols), dtype)
+        self.blk = np.zeros((n_traces, n_locs, grid.blocks, cols), dtype)
+        self.fdev = np.zeros((n_traces, n, cols), dtype)
+        self.fany = np.zeros((n_traces, n, cols), dtype)
+        self.pdev = np.zeros((n_traces, n, cols), dtype)
+        self.pblk = np.zeros((n_traces, n, cols), dtype)
 
     def acquire(
         self,
@@ -166,16 +176,20 @@ def first_races(
     diag = np.arange(n_threads)
     block_of = grid.block_of()
     dtype = np.int16 if n_events < 30000 else np.int32
-    vc = np.zeros((n_traces, n_threads, n_threads), dtype)
+    # Columns: the thread entries, then the observed entries of (writer u,
+    # location l) at n_threads + l * n_threads + u.
+    cols = n_threads * (1 + n_locs)
+    vc = np.zeros((n_traces, n_threads, cols), dtype)
     vc[:, diag, diag] = 1
     last = np.zeros((n_traces, n_locs, 4, n_threads), dtype)
     last_event = np.full((n_traces, n_locs, 4, n_threads), -1, np.int32)
     at = np.full((n_traces, n_locs), -1, np.int32)
     partner = np.full((n_traces, n_locs), -1, np.int32)
     conf = _conflict_table(grid)
+    chains = _Chains(n_traces, n_locs, grid, dtype)
     messages = None
     if ((ops >= FENCE) | ((ops < BSYNC) & (order_of(ops) != 0))).any():
-        messages = _Messages(n_traces, n_locs, grid, dtype)
+        messages = _Messages(n_traces, n_locs, grid, cols, dtype)
     for i in range(n_events):
         op, w = ops[:, i], who[:, i]
         acc = np.flatnonzero(op < BSYNC)
@@ -187,15 +201,22 @@ def first_races(
                 messages.acquire(vc, acc[atomic], t[atomic], block_of[t[atomic]], loc[atomic],
                                  a[atomic], order[atomic])  # fmt: skip
             view = vc[acc, t]
-            hit = (last[acc, loc] > view[:, None, :]) & conf[t, a]
+            observed = _observed_view(view, loc, n_threads)
+            seen = last[acc, loc] <= observed[:, None, :]
+            seen[:, : Action.BA] = False
+            hit = (last[acc, loc] > view[:, None, :n_threads]) & ~seen & conf[t, a]
             new = hit.reshape(acc.size, -1).any(axis=1) & (at[acc, loc] < 0)
             if new.any():
                 rows, rloc = acc[new], loc[new]
                 at[rows, rloc] = i
                 events = np.where(hit[new], last_event[rows, rloc], -1)
                 partner[rows, rloc] = events.reshape(rows.size, -1).max(axis=1)
-            last[acc, loc, a, t] = view[np.arange(acc.size), t]
+            own = view[np.arange(acc.size), t]
+            last[acc, loc, a, t] = own
             last_event[acc, loc, a, t] = i
+            chains.write(vc, acc, t, a, loc, own)
+            # Each atomic write its own clock entry: observation tells them apart.
+            vc[acc[atomic], t[atomic], t[atomic]] += 1
             if messages is not None and atomic.size:
                 rows, ta = acc[atomic], t[atomic]
                 messages.release(vc, rows, ta, block_of[ta], loc[atomic], a[atomic],
@@ -216,6 +237,62 @@ def first_races(
             clocks[:, diag, diag] += part.astype(dtype)
             vc[bar] = clocks
     return at, partner
+
+
+def _observed_view(view: np.ndarray, loc: np.ndarray, n: int) -> np.ndarray:
+    """(k, n): the observed columns of k views, each for its access's location."""
+    start = n + loc * n
+    return np.take_along_axis(view, start[:, None] + np.arange(n)[None, :], axis=1)
+
+
+class _Chains:
+    """The chain of morally strong atomic writes each location's next atomic reads.
+
+    PTX observation order (docs/semantics.md 1.6): an atomic reads the latest
+    write of the location (its trace order is the coherence order), and
+    observes it, and through read-modify-writes everything that write
+    observed, when each link is morally strong: by one thread, or two atomics
+    whose scopes both contain both threads. `chain[l, u]` is the clock entry
+    of u's latest atomic write in location l's chain (0: none); `writer` and
+    `kind` describe the latest write (kind -1: none or a plain write, which
+    ends the chain: a plain write is no read-modify-write).
+    """
+
+    def __init__(self, n_traces: int, n_locs: int, grid: Grid, dtype: type) -> None:
+        self.n = grid.threads
+        self.block_of = grid.block_of()
+        self.chain = np.zeros((n_traces, n_locs, self.n), dtype)
+        self.writer = np.zeros((n_traces, n_locs), np.int32)
+        self.kind = np.full((n_traces, n_locs), -1, np.int8)
+
+    def write(
+        self,
+        vc: np.ndarray,
+        rows: np.ndarray,
+        t: np.ndarray,
+        action: np.ndarray,
+        loc: np.ndarray,
+        own: np.ndarray,
+    ) -> None:
+        """Accesses (rows, t, action, loc) happened; `own` is each one's clock entry."""
+        atomic = action >= Action.BA
+        plain_write = action == Action.W
+        prev, kind = self.writer[rows, loc], self.kind[rows, loc]
+        same_block = self.block_of[prev] == self.block_of[t]
+        strong = (kind >= Action.BA) & (
+            (prev == t) | same_block | ((kind == Action.GA) & (action == Action.GA))
+        )
+        reads = np.where((atomic & strong)[:, None], self.chain[rows, loc], 0)
+        start = self.n + loc * self.n
+        span = start[:, None] + np.arange(self.n)[None, :]
+        cur = np.take_along_axis(vc[rows, t], span, axis=1)
+        vc[rows[:, None], t[:, None], span] = np.maximum(cur, reads)
+        chain = reads
+        chain[np.arange(rows.size), t] = np.where(atomic, own, 0)
+        keep = atomic | plain_write
+        self.chain[rows[keep], loc[keep]] = chain[keep]
+        self.writer[rows[keep], loc[keep]] = t[keep]
+        self.kind[rows[keep], loc[keep]] = np.where(atomic, action, -1)[keep]
 
 
 def _bound(op: np.ndarray, grid: Grid) -> np.ndarray:

@@ -72,7 +72,7 @@ def test_trace_steps_show_states_and_both_verdicts(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "fsm", "--trace", "W 0.0.0; wsync 0.0; BA 0.0.1; BA 0.0.2; R 0.0.1")
     assert code == 0
     lines = out.splitlines()
-    assert "X_Xw_An" in lines[-3]
+    assert "X_Xw_A " in lines[-3]
     assert "RACE" in lines[-2] and "race with #3" in lines[-2]
     assert lines[-1] == "verdict: race on @0"
 

@@ -2,9 +2,11 @@
 
 Each RACE entry is flipped, one at a time, to every other state. A flip
 changes behaviour exactly when some trace uses the entry; every entry is used
-by its witness trace (test_fsm_exhaustive shows all 1344 are reachable), so
+by its witness trace (test_fsm_exhaustive shows all 1024 are reachable), so
 every flip changes behaviour, and each must make the comparison with the
-oracle report a disagreement on the witness. Traces that do not use the
+oracle report a disagreement on the witness. The entries of
+`fsm.SOUND_ONLY` (docs/fsm.md) are left out: the table may race there where
+the oracle does not. Traces that do not use the
 entry replay identically under the flip, so running the comparison on the
 witness alone is the same verdict as running it on a suite that contains it.
 A few flips are also run through the full 4-event exhaustive comparison.
@@ -23,7 +25,10 @@ GRID = Grid(2, 2, 2)
 def test_every_race_entry_flip_is_caught() -> None:
     found = crosscheck.witnesses(GRID, crosscheck.relation_threads(GRID))
     race_entries = np.flatnonzero(fsm.FLAT_TRANSITIONS == fsm.RACE)
-    assert len(race_entries) > 400
+    # The sound-only entries race on some traces and not on others; the
+    # exhaustive test lets them raise false alarms, so a flip of one may pass.
+    race_entries = np.setdiff1d(race_entries, sorted(fsm.SOUND_ONLY))
+    assert len(race_entries) == 393 - len(fsm.SOUND_ONLY)
     flips = missed = 0
     for index in race_entries:
         batch = found[int(index)]

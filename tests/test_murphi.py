@@ -106,8 +106,8 @@ def _edit(lines: list[str], line: int, text: str | None) -> list[str]:
         (lambda ls: _edit(ls, 7, "INIT,W,U,B,NOPE"), r":7: unknown state 'NOPE'"),
         (lambda ls: _edit(ls, 8, "INIT,X,U,G,RACE"), r":8: unknown access 'X'"),
         (lambda ls: _edit(ls, 9, "INIT,W,Q,S,RACE"), r":9: unknown sync 'Q'"),
-        (lambda ls: [*ls, ls[3]], r":1346: duplicate row for INIT,R,U,B \(first on line 4\)"),
-        (lambda ls: _edit(ls, 30, None), r"1 of 1344 rows missing, the first INIT,W,G,S"),
+        (lambda ls: [*ls, ls[3]], r":1026: duplicate row for INIT,R,U,B \(first on line 4\)"),
+        (lambda ls: _edit(ls, 30, None), r"1 of 1024 rows missing, the first INIT,W,G,S"),
         (lambda ls: [], r":1: header must be old,access,sync,rel,new, got an empty file"),
     ],
 )

@@ -70,6 +70,45 @@ def _sync_edges(trace: Trace) -> list[tuple[int, int]]:
     return edges
 
 
+def _strong(i: int, j: int, trace: Trace) -> bool:
+    """Morally strong (PTX): one thread, or two atomics whose scopes contain both threads."""
+    ops, who, block = trace.ops, trace.who, trace.grid.block_of()
+    if who[i] == who[j]:
+        return True
+    kinds = [action_of(int(ops[k])) for k in (i, j)]
+    if min(kinds) < Action.BA:
+        return False
+    return bool(block[who[i]] == block[who[j]]) or kinds == [Action.GA, Action.GA]
+
+
+def _observation_edges(trace: Trace) -> list[tuple[int, int]]:
+    """(w, a): write w precedes atomic a in observation order (docs/semantics.md 1.6).
+
+    Literally: a reads the latest write of its location before it (trace
+    order is the coherence order); w precedes a when a reads w and the two
+    are morally strong, or w precedes an atomic read-modify-write z (every
+    atomic here is one) that a reads, morally strong, in the same sense.
+    """
+    n = len(trace)
+    ops = [int(o) for o in trace.ops]
+    access = [i for i in range(n) if ops[i] < BSYNC]
+    writes = [i for i in access if action_of(ops[i]) != Action.R]
+    edges = []
+    for a in writes:
+        if action_of(ops[a]) < Action.BA:
+            continue
+        reader = a
+        while True:
+            earlier = [w for w in writes if w < reader and trace.locs[w] == trace.locs[a]]
+            if not earlier or not _strong(earlier[-1], reader, trace):
+                break
+            edges.append((earlier[-1], a))
+            if action_of(ops[earlier[-1]]) < Action.BA:
+                break
+            reader = earlier[-1]
+    return edges
+
+
 def brute_force_first_races(trace: Trace) -> dict[int, int]:
     """location index -> index of the event completing its first racing pair."""
     grid, n = trace.grid, len(trace)
@@ -97,6 +136,9 @@ def brute_force_first_races(trace: Trace) -> dict[int, int]:
     for i in reversed(range(n)):
         for j in succ[i]:
             reach[i] |= {j} | reach[j]
+    # Causality order (PTX): happens-before, and observation then happens-before.
+    for x, a in _observation_edges(trace):
+        reach[x] |= reach[a]
     first: dict[int, int] = {}
     for j in range(n):
         if trace.ops[j] >= BSYNC:
@@ -200,3 +242,29 @@ def test_trace_text_round_trips() -> None:
         "wsync 1.0; gsync; fence 1.0.1; bsync 1; GA.rel 1.0.0 @f"
     )
     assert parse(text).format() == text
+
+
+def test_observation_orders_the_observed_atomic_writes() -> None:
+    """PTX causality order: an atomic write precedes what follows an atomic
+    that observed it through morally strong read-modify-writes (1.6)."""
+    assert not racy("GA 0.0.0; GA 1.0.0; W 1.0.0 # the last block's reset")
+    assert not racy("GA 0.0.0; GA 0.0.1; R 0.0.1")
+    assert not racy("BA 0.0.0; BA 0.1.0; W 0.1.0")
+    assert not racy("GA 0.0.0; GA 2.0.0; GA 1.0.0; W 1.0.0 # through a chain")
+    assert not racy("GA 0.0.0; GA 1.0.0; bsync 1; W 1.0.1 # then by a barrier")
+    assert not racy("GA 0.0.0; GA 1.0.0; BA 1.0.0")
+    # Not observed: a later atomic, a thread after no observer, an observer
+    # that was not the atomic's reader, a chain broken by a plain write.
+    assert racy("GA 0.0.0; GA 1.0.0; GA 0.0.1; W 1.0.0")
+    assert racy("GA 0.0.0; GA 1.0.0; W 1.0.1")
+    assert racy("GA 1.0.0; GA 0.0.0; W 1.0.0")
+    assert racy("GA 0.0.0; W 0.0.1; GA 0.0.1; R 0.0.0")
+    # Only the atomic writes are ordered, not what came before them.
+    assert racy("W 0.0.0 @d; GA 0.0.0 @f; GA 1.0.0 @f; R 1.0.0 @d")
+    # A block-scope atomic is not morally strong with another block's thread.
+    assert racy("BA 0.0.0; GA 1.0.0; W 1.0.0")
+    assert racy("GA 0.0.0; BA 1.0.0; W 1.0.0")
+    # Observation then happens-before does not compose with a second observation.
+    text = "GA 0.0.0 @f; GA 1.0.0 @f; GA 1.0.0 @g; GA 2.0.0 @g; R 2.0.0 @f"
+    assert oracle.check(parse(text)).races["f"].second == 4
+    assert racy(text)

@@ -71,7 +71,8 @@ def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
     for index in entries.tolist():
         current = int(table[index])
         sync, rel = (index // len(fsm.Rel)) % len(fsm.Sync), index % len(fsm.Rel)
-        if kind == "race-lost" and current == fsm.RACE and rel == fsm.Rel.W:
+        sound_only = index in fsm.SOUND_ONLY  # RACE there is not always a race
+        if kind == "race-lost" and current == fsm.RACE and rel == fsm.Rel.W and not sound_only:
             return index, int(rng.integers(2, fsm.N_STATES))
         if kind == "race-invented" and current != fsm.RACE and rel == fsm.Rel.S:
             return index, fsm.RACE

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, STATES, Action, Rel, Sync, flat_index
+from hirace_py.fsm import FLAT_TRANSITIONS, SOUND_ONLY, STATES, Action, Rel, Sync, flat_index
 from hirace_py.templating import environment
 from hirace_py.trace import Grid
 
@@ -74,6 +74,8 @@ def render(
         for w in range(grid.blocks * grid.warps)
     ]
     actions = [{"name": a.name, "const": f"ACT_{a.name}"} for a in Action]
+    inner = len(Action) * len(Sync) * len(Rel)
+    sound_only = [{"state": STATES[i // inner], "index": i % inner} for i in sorted(SOUND_ONLY)]
     return env.get_template(TEMPLATE).render(
         grid=grid,
         table_name=table_name,
@@ -82,6 +84,7 @@ def render(
         threads=threads,
         warps=warps,
         actions=actions,
+        sound_only=sound_only,
     )
 
 
