@@ -549,10 +549,12 @@ end;
 
 -- Of two accesses known to the same threads, one of kind k is redundant when
 -- every action that conflicts with k also conflicts with the other's kind,
--- whatever observed it: W, a plain write, conflicts with every action.
--- (BA conflicts with every action GA conflicts with, but an observer of the
--- BA need not have observed a later GA.) Dropping redundant kinds changes no
--- verdict and keeps the state space small.
+-- and the other races whenever k does: W conflicts with every action and is
+-- plain, so it covers R, BA and GA; BA conflicts with everything GA
+-- conflicts with (R and W, and BA across blocks), and no observation excuses
+-- a BA where it could excuse a GA (within a block they are alike, across
+-- blocks a BA is never excused: see unseen_block), so it covers GA.
+-- Dropping redundant kinds changes no verdict and keeps the state space small.
 procedure drop_redundant(var kinds: kinds_t);
 begin
   if kinds[ACT_W] then
@@ -560,6 +562,30 @@ begin
     kinds[ACT_BA] := false;
     kinds[ACT_GA] := false;
   endif;
+  if kinds[ACT_BA] then
+    kinds[ACT_GA] := false;
+  endif;
+end;
+
+-- The observation flags matter only beside atomic flags they qualify:
+-- clearing them otherwise changes no verdict (the next atomic sets latest
+-- afresh) and keeps the state space small.
+procedure canonical_observation();
+var pending: boolean;
+begin
+  pending := false;
+  for u: thread_t do
+    pending := pending | fresh[u][ACT_BA] | fresh[u][ACT_GA];
+  endfor;
+  for w: warp_t do
+    pending := pending | warp_known[w][ACT_BA] | warp_known[w][ACT_GA];
+  endfor;
+  if !pending then clear latest; endif;
+  for c: block_t do
+    if !block_made[c][ACT_GA] then
+      for v: thread_t do unseen_block[v][c] := false; endfor;
+    endif;
+  endfor;
 end;
 
 procedure access(t: thread_t; a: action_t; y: sync_t);
@@ -569,24 +595,26 @@ begin
     if races(t, a) then
       raced := true;
       forget_history();
+    elsif fsm != RACE & next_state(fsm, a, y, relation(t, last)) = RACE then
+      -- Only a SOUND_ONLY entry gets here (else completeness fails below):
+      -- the FSM stays in RACE, so the history no longer matters.
+      excused := sound_only(fsm, a, y, relation(t, last));
+      forget_history();
     else
       fresh[t][a] := true;
       drop_redundant(fresh[t]);
       block_made[block_of(t)][a] := true;
       drop_redundant(block_made[block_of(t)]);
       for v: thread_t do
-        if block_of(v) != block_of(t) then
-          -- A W makes the block's atomics redundant (drop_redundant).
-          unseen_block[v][block_of(t)] := a = ACT_GA | unseen_block[v][block_of(t)] & a != ACT_W;
+        if block_of(v) != block_of(t) & a = ACT_GA then
+          unseen_block[v][block_of(t)] := true;
         endif;
       endfor;
       if is_atomic(a) then observe(t); endif;
+      canonical_observation();
     endif;
   endif;
   -- The device: the table, then t becomes the last accessor with its current clocks.
-  if !raced & fsm != RACE & sound_only(fsm, a, y, relation(t, last)) then
-    excused := true;
-  endif;
   fsm := next_state(fsm, a, y, relation(t, last));
   last := t;
   bsince := false;
@@ -607,6 +635,7 @@ begin
     clear warp_known[w];
   endfor;
   join_unseen(b * WARPS * LANES, (b + 1) * WARPS * LANES - 1);
+  canonical_observation();
   if block_of(last) = b then bsince := true; endif;
 end;
 
@@ -622,6 +651,7 @@ begin
   endfor;
   drop_redundant(warp_known[w]);
   join_unseen(w * LANES, (w + 1) * LANES - 1);
+  canonical_observation();
   if warp_of(last) = w then wsince := true; endif;
 end;
 
