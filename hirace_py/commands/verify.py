@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if outcome.failed is None:
         print(
             "verdict: verified: after every rule, the FSM is in RACE exactly when "
-            "the history has a race"
+            "the history has a race (or after a sound-only entry, docs/fsm.md)"
         )
         return ExitCode.CLEAN
     print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')
