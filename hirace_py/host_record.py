@@ -36,17 +36,21 @@ MAGIC = b"HIRACE-H"
 TAGS: tuple[str, ...] = ("end", "string", "site", "event", "args", "status", "access")
 """Chunk tags by code (rendered into the runtime as kTag_NAME)."""
 
-EVENT_FIELDS: tuple[tuple[str, str], ...] = (
-    ("op", "Q"), ("thread", "Q"), ("site", "q"), ("status", "q"), ("t", "Q"), ("ns", "Q"),
-    ("ptr0", "Q"), ("alloc0", "q"), ("offset0", "Q"),
-    ("ptr1", "Q"), ("alloc1", "q"), ("offset1", "Q"),
-    ("bytes", "Q"), ("stream", "Q"), ("handle", "Q"), ("value", "q"), ("extra", "q"),
-    ("flags", "Q"), ("hash", "Q"), ("pitch0", "Q"), ("pitch1", "Q"), ("width", "Q"),
-    ("height", "Q"), ("launch", "q"), ("grid0", "Q"), ("grid1", "Q"), ("grid2", "Q"),
-    ("block0", "Q"), ("block1", "Q"), ("block2", "Q"), ("name", "q"), ("args", "Q"),
+EVENT_FIELDS: tuple[tuple[str, str, int], ...] = (
+    ("op", "Q", 0), ("thread", "Q", 0), ("site", "q", -1), ("status", "q", 0), ("t", "Q", 0),
+    ("ns", "Q", 0), ("value", "q", 0), ("ptr0", "Q", 0), ("alloc0", "q", -1),
+    ("offset0", "Q", 0), ("bytes", "Q", 0), ("flags", "Q", 0), ("stream", "Q", 0),
+    ("hash", "Q", 0), ("ptr1", "Q", 0), ("alloc1", "q", -1), ("offset1", "Q", 0),
+    ("handle", "Q", 0), ("extra", "q", 0), ("name", "q", -1), ("pitch0", "Q", 0),
+    ("pitch1", "Q", 0), ("width", "Q", 0), ("height", "Q", 0), ("launch", "q", -1),
+    ("grid0", "Q", 0), ("grid1", "Q", 0), ("grid2", "Q", 0), ("block0", "Q", 0),
+    ("block1", "Q", 0), ("block2", "Q", 0), ("args", "Q", 0),
 )  # fmt: skip
-"""An event chunk's words, with their struct codes (q signed, Q unsigned): the
-runtime's Event (templates/hirace_host.h.j2) with strings as string numbers."""
+"""An event chunk's words: name, struct code (q signed, Q unsigned) and the
+value a word has when the chunk leaves it out: the runtime's Event
+(templates/hirace_host.h.j2) with strings as string numbers. A chunk ends
+after its last word that differs from its default (a 1D copy needs 17 of
+the 32 words), so the order puts the words most events use first."""
 EVENT_FLAGS = ("async", "has_stream", "hashed")
 """The bits of an event's `flags`, from bit 0."""
 ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
@@ -57,7 +61,10 @@ ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
 UNKNOWN_THREAD = 0xFFFFFFFF
 """A join's `handle` when the joined thread is not known."""
 
-_EVENT = struct.Struct("<" + "".join(code for _, code in EVENT_FIELDS))
+_EVENT = struct.Struct("<" + "".join(code for _, code, _ in EVENT_FIELDS))
+_EVENT_DEFAULTS = struct.Struct("<" + "".join(code for _, code, _ in EVENT_FIELDS)).pack(
+    *(default for _, _, default in EVENT_FIELDS)
+)
 _ACCESS = struct.Struct("<" + "".join(code for _, code in ACCESS_FIELDS))
 _HEADER = struct.Struct("<II")
 _TAG = {name: code for code, name in enumerate(TAGS)}
@@ -98,8 +105,8 @@ class _Reader:
                            bool(discarded)])  # fmt: skip
 
     def _event(self, at: int, words: int) -> None:
-        self.events.append(self.decode(dict(zip(NAMES, _EVENT.unpack_from(self.data, at),
-                                                strict=True))))  # fmt: skip
+        raw = self.data[at : at + 8 * words] + _EVENT_DEFAULTS[8 * words :]
+        self.events.append(self.decode(dict(zip(NAMES, _EVENT.unpack(raw), strict=True))))
 
     def _args(self, at: int, words: int) -> None:
         args = self.events[-1]["args"]
@@ -173,7 +180,7 @@ class _Reader:
         return e
 
 
-NAMES = tuple(name for name, _ in EVENT_FIELDS)
+NAMES = tuple(name for name, _, _ in EVENT_FIELDS)
 ACCESS_NAMES = tuple(name for name, _ in ACCESS_FIELDS)
 
 

@@ -18,14 +18,14 @@ from hirace_py import dump, host_record, program
 from hirace_py.errors import InputError
 from hirace_py.program import BuildOptions
 
-PROFILE = Path(__file__).parent / "profile"
+HERE = Path(__file__).parent / "hostrecord"
 
 
 @pytest.fixture(scope="module")
 def killed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The directory where tests/profile/killed.cu ran and was killed."""
+    """The directory where tests/hostrecord/killed.cu ran and was killed."""
     where = tmp_path_factory.mktemp("killed")
-    program.build(BuildOptions(sources=(PROFILE / "killed.cu",), output=where / "killed",
+    program.build(BuildOptions(sources=(HERE / "killed.cu",), output=where / "killed",
                                cpu=True))  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
     env["HIRACE_DUMP"] = str(where / "dump.json")
