@@ -1,5 +1,6 @@
 // Two host threads each fill their half of one buffer on a stream of their
-// own and copy it back into pinned memory; the main thread joins them and
+// own and copy it back into pinned memory (with memsets, not kernels: the
+// runtime does not yet keep apart the launches of several host threads); the main thread joins them and
 // sums the result. The joins order the workers' work before the sum.
 // BUG_NO_SYNC: a worker does not wait for its stream before it ends, so the
 // join orders its calls, not the copy they started.
@@ -11,15 +12,10 @@
 #define N 256
 #define HALF (N / 2)
 
-__global__ void fill(int* v, int n, int value) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] = value + i;
-}
-
 void worker(int* d, int* h, int part) {
   cudaStream_t s;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  fill<<<1, HALF, 0, s>>>(d + part * HALF, HALF, part * HALF);
+  cudaMemsetAsync(d + part * HALF, part + 1, HALF * sizeof(int), s);
   cudaMemcpyAsync(h + part * HALF, d + part * HALF, HALF * sizeof(int), cudaMemcpyDeviceToHost, s);
 #ifndef BUG_NO_SYNC
   cudaStreamSynchronize(s);
