@@ -30,8 +30,16 @@ the first class that applies:
 A race only the values engine found is "fsm-pairing" when the FSM engine
 listed one pair per element (pairs "last": whole programs, which are not
 replayed) and reported the same variable racing through a pair with one of
-these lines; else "unexplained": the values engine only reports accesses that
-conflict by the FSM engine's definition, so it means a bug in one of them.
+these lines; else "cascade" when the FSM engine found any race in what is
+compared (the launch, or the whole program): the two engines then execute
+differently (the values engine's reads of a racing location see the
+interval's start value, the FSM run's the plain schedule's), so addresses and
+control flow computed from racing values differ, and the values engine can
+meet races of an execution the FSM run did not make (a list appended through
+a racing counter: every warp writes the same slot). Else "unexplained": on a
+program the FSM engine finds race-free both executions are equivalent, and
+the values engine only reports accesses that conflict by the FSM engine's
+definition, so it means a bug in one of them.
 """
 
 from __future__ import annotations
@@ -56,6 +64,9 @@ REASONS = {
     "fsm-pairing": "the FSM engine of a whole program keeps one racing pair per element, and "
                    "found the variable racing through another pair of sites on one of these "
                    "lines",
+    "cascade": "the FSM engine found the program racy, and the values engine's execution, whose "
+               "reads of racing locations see other values, made accesses the FSM run did not "
+               "make (e.g. slots taken through a racing counter)",
     "unexplained": "found by the values engine only: a bug in one of the engines",
 }  # fmt: skip
 
@@ -119,7 +130,7 @@ def classify_values(race: Race, fsm: list[Race], fsm_pairs: str) -> str:
     if fsm_pairs == "last" and any(f.variable == race.variable and lines & set(f.lines())
                                    for f in fsm):  # fmt: skip
         return "fsm-pairing"
-    return "unexplained"
+    return "cascade" if fsm else "unexplained"
 
 
 def disagreements(fsm: LaunchReport, values: LaunchReport) -> list[Disagreement]:
