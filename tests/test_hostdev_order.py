@@ -104,6 +104,7 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
     items: list[tuple[int, str, str]] = []  # (node, stream, kind) in issue order
     events: dict[int, int] = {}
     created: dict[int, list[int]] = {}  # creations of a thread not followed by its operations
+    ever_created: set[int] = set()
     unlocks: dict[int, list[int]] = {}
     observed: list[int] = []
     count = 0
@@ -117,6 +118,8 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
         n = node()
         if t in last_host:
             edges.add((last_host[t], n))  # rule 1
+        elif t not in ever_created:
+            edges.update((m, n) for m in range(n))  # rule 10: a thread not seen created
         for m in created.pop(t, []):
             edges.add((m, n))  # rule 10: creation -> the thread's next operation
         last_host[t] = n
@@ -170,6 +173,7 @@ def reference(per_thread: bool, nb: bool, ops: list[Op]) -> tuple[int, set[tuple
         elif kind == "spawn":
             n = host(t)
             created.setdefault(op[2], []).append(n)
+            ever_created.add(op[2])
             observed.append(n)
         elif kind == "join":
             # rule 10: the thread's last operation (and a creation it has not

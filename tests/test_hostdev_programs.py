@@ -83,12 +83,17 @@ def thread_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return out
 
 
+# Creations are not in the list: a thread whose creation the record lacks is
+# taken to start after everything recorded before its first operation (rule
+# 10's edge for threads created where hirace does not see it), which orders
+# these programs too. What a recorded creation orders, and what it does not,
+# is checked against the brute-force reference in tests/test_hostdev_order.py.
 @pytest.mark.parametrize(("source", "edge"), [
-    ("threads.cu", ev.ThreadJoin), ("pthreads.cu", ev.ThreadCreate), ("pthreads.cu", ev.MutexOp),
+    ("threads.cu", ev.ThreadJoin), ("pthreads.cu", ev.MutexOp),
 ])  # fmt: skip
 def test_host_thread_edges_are_what_orders_the_correct_programs(thread_dumps, source, edge):
-    """Rule 10 carries these programs: with the creations, joins or mutex operations
-    left out of the record, the host-device model finds a race in each."""
+    """Rule 10 carries these programs: with the joins or mutex operations left out
+    of the record, the host-device model finds a race in each."""
     whole = load.program(thread_dumps[source])
     assert analyse(whole) == []
     assert any(isinstance(e, edge) for e in whole.events)

@@ -91,7 +91,18 @@ class Order:
     # -- agents ---------------------------------------------------------------
 
     def _thread(self, t: int) -> Clock:
-        return self.threads.setdefault(t, {})
+        """The clock of host thread `t`. A thread met for the first time without
+        a recorded creation was created where hirace did not see it (a plain
+        C++ source's `pthread_create`, a library): it is taken to start after
+        everything recorded before its first operation, as in an eager run.
+        That can hide its races, never invent one (docs/semantics.md 6.2)."""
+        clock = self.threads.get(t)
+        if clock is None:
+            clock = {}
+            for c in [*self.threads.values(), *(s.clock for s in self.streams.values())]:
+                _join(clock, c)
+            self.threads[t] = clock
+        return clock
 
     def create_stream(self, handle: int, non_blocking: bool, label: str = "") -> None:
         """`cudaStreamCreate[WithFlags]` returned `handle`; reports call it `label`
@@ -154,7 +165,7 @@ class Order:
         later operation of the child. `by`: the stamp of the callback item whose
         host function created it (its agent is then that item, rule 9)."""
         stamp = by if by is not None else self.host(thread)
-        _join(self._thread(child), dict(stamp.clock))
+        _join(self.threads.setdefault(child, {}), dict(stamp.clock))
         return stamp
 
     def join_thread(self, thread: int, child: int | None) -> Stamp:
@@ -162,7 +173,7 @@ class Order:
         know, which orders nothing): the child's operations happen before it."""
         if child is None:
             return self.host(thread)
-        return self._wait(thread, dict(self._thread(child)))
+        return self._wait(thread, dict(self.threads.get(child, {})))
 
     def unlock(self, thread: int, mutex: int, by: Stamp | None = None) -> Stamp:
         """`thread` (or the callback item `by`) unlocked `mutex`: a release."""
