@@ -420,13 +420,11 @@ def resumable_suite(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
-def test_interrupted_run_resumes(
-    resumable_suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], sig: int
-) -> None:
-    db = tmp_path / "r.sqlite"
+def _interrupted_run(suite: Path, db: Path, sig: int) -> tuple[list[str], int, int, str]:
+    """Start a suite run, send `sig` once two rows are saved; (argv, rows saved,
+    exit status, stderr)."""
     inputs = [str(GRAPHS / g) for g in INPUTS]
-    argv = [str(resumable_suite), "--inputs", *inputs, "--blocks", BLOCKS, "--jobs", "2",
+    argv = [str(suite), "--inputs", *inputs, "--blocks", BLOCKS, "--jobs", "2",
             "--db", str(db), "--format", "json"]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # At the lowest priority (its workers inherit it), so that on a loaded
@@ -445,11 +443,25 @@ def test_interrupted_run_resumes(
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    saved = len(rows(db))
+    return argv, len(rows(db)), proc.returncode, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_interrupted_run_resumes(
+    resumable_suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], sig: int
+) -> None:
     total = 6 * len(INPUTS)
+    # The signal races the run: with warm build caches the remaining runs can
+    # all finish before it lands (CI saw 18 of 18 saved). Such an attempt shows
+    # nothing; try again with a fresh database, a few times.
+    for attempt in range(4):
+        db = tmp_path / f"r{attempt}.sqlite"
+        argv, saved, returncode, err = _interrupted_run(resumable_suite, db, sig)
+        if saved < total:
+            break
     assert 2 <= saved < total
     if sig == signal.SIGINT:
-        assert proc.returncode == 130
+        assert returncode == 130
         assert f"interrupted after {saved} of {total} runs" in err
     status, out, err = check(argv, capsys)
     assert f"{saved} runs reused from {db}, {total - saved} to run" in err
