@@ -6,9 +6,9 @@ graphics interop and the toolkit's Thrust and CUB run natively on a GPU: an
 instrumented copy compiled by nvcc against the real toolkit keeps using them.
 hirace does not check what they read or write, nor monitor kernels they
 launch, so every use in a user file is one warning naming the feature
-(nothing silent). The CPU backend
-cannot run them at all: there the first use is a one-line error naming the
-feature and the line (hirace_py.cuda_api: `[gpu_only]` of the catalogue).
+(nothing silent). The CPU backend cannot run them at all: there the first
+use is a one-line error naming the feature and the line (hirace_py.cuda_api:
+`[gpu_only]` and `[gpu_only.libraries]` of the catalogue).
 PTX assembly in device code (`asm("mov.u32 %0, %%laneid;" ...)`) is refused
 the same way for the CPU backend, where the host's assembler would reject it;
 an empty template (`asm volatile("" ::: "memory")`, a compiler barrier) is
