@@ -156,8 +156,10 @@ def bounds(
 
 
 NOTICE_TEXTS = {
-    "unmonitored": "access(es) to memory hirace does not monitor (local memory through "
-                   "pointers, or allocations that were not registered)",
+    "unmonitored": "access(es) to memory hirace does not monitor (allocations it did not "
+                   "see made, such as device-side malloc or memory of other libraries)",
+    "local": "access(es) through pointers or references to the accessing thread's own "
+             "local memory: private to the thread, they cannot race and are not checked",
     "narrow": "access(es) narrower than their variable's shadow unit: sub-unit "
               "neighbours are not told apart",
     "partial_syncwarp": "__syncwarp or group sync call(s) with a partial mask were not "

@@ -2,7 +2,9 @@
 // - local arrays (indexed by constants and by loop counters), a local struct with an
 //   array member, and #pragma unroll loops over global memory;
 // - a pointer to a local array (int* p = local): its accesses are wrapped (the
-//   rewriter cannot tell) and the runtime counts them as `unmonitored`.
+//   rewriter cannot tell) and the runtime counts them as `local`;
+// - a pointer to the device heap (malloc in a kernel): memory hirace did not see
+//   allocated, counted as `unmonitored`.
 
 struct Window {
     int vals[4];
@@ -37,4 +39,14 @@ __global__ void local_through_pointer(const int* in, int* out, int n) {
 #pragma unroll
     for (int k = 0; k < 4; ++k) p[k] = in[(i + k) % n];
     out[i] = p[0] + p[3] + *(p + 1);
+}
+
+__global__ void heap_through_pointer(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int* p = static_cast<int*>(malloc(4 * sizeof(int)));
+    if (!p) return;
+    for (int k = 0; k < 4; ++k) p[k] = in[(i + k) % n];
+    out[i] = p[0] + p[3];
+    free(p);
 }
