@@ -29,7 +29,7 @@ CONNECT_TIMEOUT = 30
 def run_task(task: Task, inputs: list[Input], settings: Settings) -> list[RunResult]:
     """What a worker runs: build the code once, run it on each pending input."""
     runner = CodeRunner(task.code, settings)
-    return [runner.run(inputs[i]) for i in task.inputs]
+    return [runner.run(inputs[i], task.launch_limit(i)) for i in task.inputs]
 
 
 def execute_on_cluster(

@@ -33,6 +33,15 @@ class Task:
 
     code: Code
     inputs: tuple[int, ...]
+    launch_limits: tuple[int | None, ...] = ()
+    """The launches the program may make on each of `inputs`, in their order
+    (None, or none given: `programs.LAUNCH_LIMIT`)."""
+
+    def launch_limit(self, i: int) -> int | None:
+        """The launch limit on input `i` (an index into the run's inputs)."""
+        if not self.launch_limits:
+            return None
+        return self.launch_limits[self.inputs.index(i)]
 
 
 def error_rows(task: Task, inputs: list[Input], why: str) -> list[RunResult]:
@@ -56,7 +65,7 @@ def _worker(conn: Connection, inputs: list[Input], settings: Settings) -> None:
         while (task := conn.recv()) is not None:
             runner = CodeRunner(task.code, settings)
             for i in task.inputs:
-                conn.send(("row", i, runner.run(inputs[i])))
+                conn.send(("row", i, runner.run(inputs[i], task.launch_limit(i))))
             conn.send(("done", None, None))
     except ToolFailure as exc:
         conn.send(("failed", None, str(exc)))

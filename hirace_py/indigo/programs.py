@@ -22,10 +22,11 @@ time limit, or ends without writing its report (killed by a signal, or
 exited through a path that skips the report); a non-zero exit status alone
 is not an error (drivers exit 1 when the results differ), it is kept in the
 row. A program still launching kernels at `DEADLINE_SHARE` of the time limit,
-or making more than `LAUNCH_LIMIT` launches, is ended at its next launch by
-the CPU backend (`HIRACE_DEADLINE`, `HIRACE_LAUNCH_LIMIT`), with its report:
-the row is marked `hung` and judged on what ran (a planted livelock never
-finishes, and its race must still be judged).
+or making more launches than its limit (`LAUNCH_LIMIT`, or the limit the
+suite runner derived for it: `hirace_py.indigo.runner`), is ended at its next
+launch by the CPU backend (`HIRACE_DEADLINE`, `HIRACE_LAUNCH_LIMIT`), with its
+report: the row is marked `hung` and judged on what ran (a planted livelock
+never finishes, and its race must still be judged).
 Launches run with exited threads counted as arrived at barriers
 (`HIRACE_EXITED_THREADS=arrive`, what current GPUs do).
 """
@@ -59,10 +60,10 @@ DEADLINE_SHARE = 0.5
 """The program's own deadline, as a share of the time limit: the rest is for
 writing its report and exiting before it would be killed."""
 LAUNCH_LIMIT = 2000
-"""Kernel launches a run may make: a program making more is ended like one
-past its deadline (a livelock of short launches would otherwise write a
-report of thousands of launches; the codes of a suite on small inputs make
-tens to hundreds)."""
+"""Kernel launches a run may make unless the suite runner gives it a limit of
+its own: a program making more is ended like one past its deadline (a
+livelock of short launches would otherwise write a report of thousands of
+launches; the codes of a suite on small inputs make tens to hundreds)."""
 OUTPUT_KEPT = 4000
 """Characters of a run's stdout and stderr kept in its row (the end of each)."""
 
@@ -210,8 +211,9 @@ class CodeRunner:
             self.error = _why(exc)
         self.compile_s = time.perf_counter() - start
 
-    def run(self, data: Input) -> RunResult:
-        """Run the program on one input and read its report and output."""
+    def run(self, data: Input, launch_limit: int | None = None) -> RunResult:
+        """Run the program on one input and read its report and output; it may
+        make `launch_limit` launches (`LAUNCH_LIMIT` if None)."""
         start = time.perf_counter()
         row = RunResult(
             code=self.code.rel, code_sha=self.code.sha, input=data.name, input_sha=data.sha,
@@ -224,7 +226,7 @@ class CodeRunner:
             row.error = self.error
         else:
             try:
-                self._run(data, row)
+                self._run(data, row, launch_limit or LAUNCH_LIMIT)
             except ToolFailure:
                 raise
             except Exception as exc:
@@ -232,24 +234,26 @@ class CodeRunner:
         row.run_s = time.perf_counter() - start
         return row
 
-    def _run(self, data: Input, row: RunResult) -> None:
+    def _run(self, data: Input, row: RunResult, launch_limit: int) -> None:
         """Runs the program of each engine (the first one's output is the row's) and
         keeps their report, merged for `--engine both`."""
         reports, runs = [], []
         for executable in self.executables.values():
-            report, proc = self._execute(executable, data, row if not runs else None)
+            report, proc = self._execute(executable, data, launch_limit,
+                                         row if not runs else None)  # fmt: skip
             reports.append(report)
             runs.append(proc)
         merged = reports[0] if len(reports) == 1 else merge(reports[0], reports[1])
         found = json.loads(to_json(merged))
         launches = found["launches"]
+        row.launches = len(reports[0].launches)
         row.races = [race_row(r) for launch in launches for r in launch["races"]]
         row.notices = [*found["notices"], *(n for launch in launches for n in launch["notices"])]
         row.bounds = [*(bound_row(launch["kernel"], b) for launch in launches
                         for b in launch["bounds"]), *cpu_bounds(runs[0].stderr)]  # fmt: skip
         self._compare(runs[0].stdout, row)
 
-    def _execute(self, executable: Path, data: Input,
+    def _execute(self, executable: Path, data: Input, launch_limit: int,
                  row: RunResult | None) -> tuple[Report, subprocess.CompletedProcess]:  # fmt: skip
         """One program's run on `data`: its report and the finished process; its
         exit status and output go into `row` if given."""
@@ -261,7 +265,7 @@ class CodeRunner:
                    "HIRACE_EXITED_THREADS": "arrive", "HIRACE_BOUNDS": "continue",
                    "HIRACE_TIMEOUT": f"{s.timeout:g}",
                    "HIRACE_DEADLINE": f"{DEADLINE_SHARE * s.timeout:g}",
-                   "HIRACE_LAUNCH_LIMIT": str(LAUNCH_LIMIT)}  # fmt: skip
+                   "HIRACE_LAUNCH_LIMIT": str(launch_limit)}  # fmt: skip
             try:
                 proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
                                       text=True, errors="replace", timeout=s.timeout,

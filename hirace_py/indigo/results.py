@@ -23,7 +23,9 @@ from pathlib import Path
 
 from hirace_py.errors import HiraceError
 
-SCHEMA = "hirace-suite-results 3"
+SCHEMA = "hirace-suite-results 4"
+OLD_SCHEMAS = ("hirace-suite-results 3",)
+"""Schemas a database is upgraded from when opened: 3 lacks `launches` (its rows get 0)."""
 
 _COLUMNS = """
     code TEXT NOT NULL, code_sha TEXT NOT NULL, input_sha TEXT NOT NULL,
@@ -36,6 +38,7 @@ _COLUMNS = """
     error TEXT NOT NULL, notices TEXT NOT NULL, warnings TEXT NOT NULL,
     exit_status INTEGER, output TEXT NOT NULL, stderr TEXT NOT NULL,
     compile_s REAL NOT NULL, run_s REAL NOT NULL, finished TEXT NOT NULL,
+    launches INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (code, code_sha, input_sha, threads, blocks, backend, config_hash)
 """
 _JSON = ("races", "bounds", "notices", "warnings")
@@ -77,6 +80,9 @@ class RunResult:
     """The end of the program's stdout."""
     stderr: str = ""
     """The end of the program's stderr."""
+    launches: int = 0
+    """Kernel launches the run's report holds (0: none, or a row stored before
+    they were counted)."""
 
     @property
     def status(self) -> str:
@@ -127,6 +133,11 @@ class ResultsDB:
         if "meta" in tables:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             found = row[0] if row else None
+        if found in OLD_SCHEMAS and "runs" in tables:
+            with self.db:
+                self.db.execute("ALTER TABLE runs ADD COLUMN launches INTEGER NOT NULL DEFAULT 0")
+                self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (SCHEMA,))
+            return
         if found != SCHEMA or "runs" not in tables:
             raise HiraceError(
                 f"{self.path}: not a hirace suite results database of schema {SCHEMA!r} "

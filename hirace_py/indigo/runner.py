@@ -8,14 +8,25 @@ Build work shared across codes and inputs:
   one process builds it and runs it on all of them) and cached on disk by
   content (`hirace_py.program.cached_build`), so reruns and identical codes
   build once.
+
+Codes whose label says they may never finish (`LivelockBug`) run last, each
+with a launch limit derived from the codes beside it that did finish: on an
+input, one launch more than the most any finished code of the same directory
+made there (`derived_limits`). A livelocked program makes the launches a
+finishing version of it makes and then repeats; past the point where every
+finishing sibling had stopped it is only repeating, so the report holds its
+progress and at least one launch of the repetition, and the run costs what a
+finishing run costs instead of running to its deadline. Without a finished
+sibling on an input the run keeps the default limits (`programs.LAUNCH_LIMIT`
+and the deadline).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from hirace_py.errors import HiraceError
 from hirace_py.indigo.cluster import execute_on_cluster
@@ -66,6 +77,22 @@ def plan(codes: list[Code], inputs: list[Input], done: set[tuple[str, str, str]]
     return tasks
 
 
+def derived_limits(task: Task, inputs: list[Input], rows: Iterable[RunResult]) -> Task:
+    """`task` with a launch limit on each of its inputs: one more than the most
+    launches a finished run (not an error, not hung, label without a hang) of
+    a code in the same directory made on that input; None where there is none."""
+    here = PurePosixPath(task.code.rel).parent
+    most: dict[str, int] = {}
+    for row in rows:
+        if (row.error or row.hung or row.expected_hang or row.launches == 0
+                or PurePosixPath(row.code).parent != here):  # fmt: skip
+            continue
+        most[row.input_sha] = max(most.get(row.input_sha, 0), row.launches)
+    limits = tuple(most[inputs[i].sha] + 1 if inputs[i].sha in most else None
+                   for i in task.inputs)  # fmt: skip
+    return dataclasses.replace(task, launch_limits=limits)
+
+
 def prepare(settings: Settings) -> None:
     """Build what every code shares before workers start (they would race on it)."""
     include_dir()
@@ -91,7 +118,7 @@ def execute(
         for task in tasks:
             runner = CodeRunner(task.code, settings)
             for i in task.inputs:
-                sink(runner.run(inputs[i]))
+                sink(runner.run(inputs[i], task.launch_limit(i)))
         return
     Pool(jobs, inputs, settings).run(tasks, sink)
 
@@ -124,8 +151,15 @@ def check_suite(request: Request, note: Callable[[str], None]) -> Outcome:
 
         if tasks:
             prepare(settings)
+        finishing = [t for t in tasks if not t.code.labels.hangs]
+        hanging = [t for t in tasks if t.code.labels.hangs]
         try:
-            execute(tasks, inputs, settings, request.jobs, sink, request.scheduler)
+            if finishing:
+                execute(finishing, inputs, settings, request.jobs, sink, request.scheduler)
+            if hanging:
+                stored = db.results(setup).values()
+                hanging = [derived_limits(t, inputs, stored) for t in hanging]
+                execute(hanging, inputs, settings, request.jobs, sink, request.scheduler)
         except KeyboardInterrupt:
             # The database is the truth: a row whose commit was interrupted is not there.
             planned = {(t.code.rel, t.code.sha, inputs[i].sha) for t in tasks for i in t.inputs}
