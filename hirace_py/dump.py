@@ -40,7 +40,7 @@ from hirace_py.shadow import ShadowLayout, ShadowLimitError
 from hirace_py.values import interpret as values_records
 
 FORMAT = "hirace-dump"
-VERSION = 3
+VERSION = 4
 Unit = tuple[list[Site], list[str]]
 """A program unit's sites and variable names."""
 

@@ -15,13 +15,14 @@ u32 (tag, payload words) and the payload, in 64-bit words:
 | --- | --- |
 | STRING | the bytes of a string, NUL-padded; strings are numbered 0, 1, ... in file order |
 | SITE | file (string), line, column, function (string, -1: none), discarded; numbered likewise |
-| EVENT | one call, EVENT_FIELDS (its number is its position among events) |
+| EVENT | one call: a mask (bit k: word k of EVENT_FIELDS is present), the present words |
 | ARGS | the pointer arguments of the launch event before it: (ptr, alloc, offset, readonly) each |
 | STATUS | (event number, status): a status the call learned after its event was appended |
 | ACCESS | a run of host accesses, ACCESS_FIELDS (hirace_py.hostdev.load) |
 
-A chunk header of zeros (a tag of 0) ends the record: the file of a killed
-program is zero-filled past its last chunk.
+An event's number is its position among events; the words its chunk leaves
+out have their defaults. A chunk header of zeros (a tag of 0) ends the
+record: the file of a killed program is zero-filled past its last chunk.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ EVENT_FIELDS: tuple[tuple[str, str, int], ...] = (
     ("grid0", "Q", 0), ("grid1", "Q", 0), ("grid2", "Q", 0), ("block0", "Q", 0),
     ("block1", "Q", 0), ("block2", "Q", 0), ("args", "Q", 0),
 )  # fmt: skip
-"""An event chunk's words: name, struct code (q signed, Q unsigned) and the
-value a word has when the chunk leaves it out: the runtime's Event
-(templates/hirace_host.h.j2) with strings as string numbers. A chunk ends
-after its last word that differs from its default (a 1D copy needs 17 of
-the 32 words), so the order puts the words most events use first."""
+"""An event's words: name, struct code (q signed, Q unsigned) and the value a
+word has when its chunk leaves it out: the runtime's Event
+(templates/hirace_host.h.j2) with strings as string numbers. A chunk holds
+only the words that differ from their defaults, after a mask naming them (a
+1D copy keeps about 11 of the 32 words, a launch about 15)."""
 EVENT_FLAGS = ("async", "has_stream", "hashed")
 """The bits of an event's `flags`, from bit 0."""
 ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
@@ -61,10 +62,7 @@ ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
 UNKNOWN_THREAD = 0xFFFFFFFF
 """A join's `handle` when the joined thread is not known."""
 
-_EVENT = struct.Struct("<" + "".join(code for _, code, _ in EVENT_FIELDS))
-_EVENT_DEFAULTS = struct.Struct("<" + "".join(code for _, code, _ in EVENT_FIELDS)).pack(
-    *(default for _, _, default in EVENT_FIELDS)
-)
+_EVENT_DEFAULTS = tuple(default for _, _, default in EVENT_FIELDS)
 _ACCESS = struct.Struct("<" + "".join(code for _, code in ACCESS_FIELDS))
 _HEADER = struct.Struct("<II")
 _TAG = {name: code for code, name in enumerate(TAGS)}
@@ -77,6 +75,9 @@ class _Reader:
         self.sites: list[list[Any]] = []
         self.events: list[dict[str, Any]] = []
         self.accesses: list[list[Any]] = []
+        # Event chunk layouts met so far, by mask: the struct of the present
+        # words and their fields' indices (a program has few distinct ones).
+        self.layouts: dict[int, tuple[struct.Struct, tuple[int, ...]]] = {}
 
     def string(self, index: int) -> str:
         return self.strings[index] if 0 <= index < len(self.strings) else ""
@@ -105,8 +106,18 @@ class _Reader:
                            bool(discarded)])  # fmt: skip
 
     def _event(self, at: int, words: int) -> None:
-        raw = self.data[at : at + 8 * words] + _EVENT_DEFAULTS[8 * words :]
-        self.events.append(self.decode(dict(zip(NAMES, _EVENT.unpack(raw), strict=True))))
+        mask = int.from_bytes(self.data[at : at + 8], "little") if words else -1
+        layout = self.layouts.get(mask)
+        if layout is None:
+            present = tuple(k for k in range(len(EVENT_FIELDS)) if mask >> k & 1)
+            if mask < 0 or mask >> len(EVENT_FIELDS) or len(present) != words - 1:
+                raise ValueError(f"the host record is cut or damaged at byte {at - 8}")
+            codes = "".join(EVENT_FIELDS[k][1] for k in present)
+            layout = self.layouts[mask] = (struct.Struct("<" + codes), present)
+        values = list(_EVENT_DEFAULTS)
+        for k, value in zip(layout[1], layout[0].unpack_from(self.data, at + 8), strict=True):
+            values[k] = value
+        self.events.append(self.decode(dict(zip(NAMES, values, strict=True))))
 
     def _args(self, at: int, words: int) -> None:
         args = self.events[-1]["args"]
