@@ -161,7 +161,9 @@ class Copy(HostEvent):
     """A memcpy or memcpy2d: `dst`, `src` (Places), `bytes` copied, `kind`
     (cudaMemcpyKind's name), `stream` (None: a blocking call on the default
     stream), `hash` (XXH3-64 of the bytes copied, None where they could not
-    be hashed in place), `symbol` (the __device__ variable, for symbol copies)."""
+    be hashed in place or where no pattern of the transfer profile could
+    compare the hash: then `hash_unused`), `symbol` (the __device__ variable,
+    for symbol copies)."""
 
     dst: Place = Place(0, None, 0)
     src: Place = Place(0, None, 0)
@@ -169,6 +171,7 @@ class Copy(HostEvent):
     kind: str = "Default"
     stream: int | None = None
     hash: int | None = None
+    hash_unused: bool = False
     symbol: str | None = None
 
     def direction(self, allocations: Sequence[Allocation]) -> str:
@@ -257,6 +260,7 @@ def _event(raw: Mapping[str, Any], sites: Sequence[CallSite],
         return Copy(**common, fields=rest, dst=_place(rest["dst"]), src=_place(rest["src"]),
                     bytes=int(rest["bytes"]), kind=_memcpy_kind(int(rest["kind"])),
                     stream=rest.get("stream"), hash=None if h is None else int(h, 16),
+                    hash_unused=bool(rest.get("hash_unused", False)),
                     symbol=rest.get("symbol"))  # fmt: skip
     if op == "launch":
         index = rest.get("launch")

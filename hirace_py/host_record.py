@@ -52,7 +52,7 @@ word has when its chunk leaves it out: the runtime's Event
 (templates/hirace_host.h.j2) with strings as string numbers. A chunk holds
 only the words that differ from their defaults, after a mask naming them (a
 1D copy keeps about 11 of the 32 words, a launch about 15)."""
-EVENT_FLAGS = ("async", "has_stream", "hashed")
+EVENT_FLAGS = ("async", "has_stream", "hashed", "hash_unused")
 """The bits of an event's `flags`, from bit 0."""
 ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
     ("after", "Q"), ("thread", "Q"), ("lo", "Q"), ("hi", "Q"), ("mode", "Q"), ("file", "q"),
@@ -161,6 +161,7 @@ class _Reader:
             e.update(dst=dst, src=src, bytes=w["bytes"], kind=w["value"])
             e["async"] = flags["async"]
             e["hash"] = f"{w['hash']:016x}" if flags["hashed"] else None
+            e["hash_unused"] = flags["hash_unused"]
             if name:
                 e["symbol"] = name
             if op == "memcpy2d":

@@ -278,7 +278,7 @@ class _Analysis:
     def record_transfer(self, c: Copy) -> None:
         self.transfers += 1
         self.transfer_bytes += c.bytes
-        if c.hash is None:
+        if c.hash is None and not c.hash_unused:
             self.unhashed += 1
 
     def unused_copy(self, c: Copy) -> None:

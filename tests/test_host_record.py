@@ -3,7 +3,9 @@ that makes each kind of recorded call once (tests/profile/record.cu, `// op:`
 naming the event of each line) is built for the CPU with its kernels
 instrumented and run; its record must list those calls in order with their
 sites, arguments, statuses and content hashes (checked against the Python
-xxhash package: the runtime hashes with libxxhash's XXH3-64), and the launch's
+xxhash package: the runtime hashes with libxxhash's XXH3-64; built with
+HIRACE_HASH_EVERY_COPY, so that every kind of copy is hashed, including
+those no pattern compares, tests/test_profile.py), and the launch's
 footprint must be what the kernel read and wrote. The same program must build
 with nvcc (the GPU path of the same header)."""
 
@@ -33,7 +35,8 @@ def _build(output: Path, cpu: bool) -> None:
     old = os.getcwd()
     os.chdir(PROFILE)
     try:
-        program.build(BuildOptions(sources=(Path("record.cu"),), output=output, cpu=cpu))
+        program.build(BuildOptions(sources=(Path("record.cu"),), output=output, cpu=cpu,
+                                   defines={"HIRACE_HASH_EVERY_COPY": 1}))  # fmt: skip
     finally:
         os.chdir(old)
 

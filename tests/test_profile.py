@@ -10,13 +10,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from hirace_py import dump, host_events, program
 from hirace_py.cli import main
+from hirace_py.config import Config
 from hirace_py.errors import ExitCode
 from hirace_py.host_events import Allocation, CallSite, Copy, HostEvent, HostRecord, Launch, Place
 from hirace_py.profile import PATTERNS, analyse
@@ -189,3 +192,45 @@ def test_allocations_freed_before_the_next_at_the_same_site_repeat() -> None:
     for events, expect in ((looped, {("repeated-allocation", 1)}), (live, set())):
         record = HostRecord(events, allocs, True, False, False)
         assert {(f.pattern, f.site.line) for f in analyse(record, "cpu").findings} == expect
+
+
+HASHED_COPIES = Path(__file__).parent / "hostrecord" / "hashed_copies.cu"
+
+
+def _hashed_copies_record(where: Path, every_copy: bool) -> HostRecord:
+    """The record of tests/hostrecord/hashed_copies.cu built as `hirace profile`
+    builds it, or hashing every copy (HIRACE_HASH_EVERY_COPY)."""
+    where.mkdir()
+    exe = where / "hashed_copies"
+    program.build(program.BuildOptions(
+        sources=(HASHED_COPIES,), output=exe, cpu=True, config=Config(kernels=()),
+        defines={"HIRACE_HASH_EVERY_COPY": 1} if every_copy else {}))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(where / "dump.json")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, env=env,
+                         check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return host_events.read(dump.read_document(where / "dump.json"))
+
+
+def test_only_copies_a_pattern_can_compare_are_hashed_and_no_finding_is_lost(tmp_path: Path):
+    marks = [m.group(1) == "yes" for line in HASHED_COPIES.read_text().splitlines()
+             if (m := re.search(r"//\s*hash:\s*(yes|no)$", line))]  # fmt: skip
+    chosen = _hashed_copies_record(tmp_path / "chosen", every_copy=False)
+    every = _hashed_copies_record(tmp_path / "every", every_copy=True)
+    assert [c.hash is not None for c in chosen.copies] == marks
+    assert [c.hash_unused for c in chosen.copies] == [not m for m in marks]
+    assert all(c.hash is not None and not c.hash_unused for c in every.copies)
+    # The hashes taken are the same, and the analysis finds the same things
+    # (round trips and duplicates among them) without the others.
+    assert [c.hash for c in chosen.copies if c.hash is not None] == \
+        [c.hash for c, m in zip(every.copies, marks, strict=True) if m]  # fmt: skip
+
+    def found(record: HostRecord) -> list[tuple[str, int, int, int]]:
+        profile = analyse(record, "cpu")
+        assert profile.unhashed == 0
+        return [(f.pattern, f.site.line if f.site else 0, f.count, f.bytes)
+                for f in profile.findings]  # fmt: skip
+
+    assert found(chosen) == found(every)
+    assert {"round-trip", "duplicate-transfer"} <= {p for p, *_ in found(chosen)}

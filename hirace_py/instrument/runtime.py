@@ -84,6 +84,7 @@ def render_host_header(engine: str = "fsm") -> str:
             event_fields=host_record.EVENT_FIELDS,
             access_fields=host_record.ACCESS_FIELDS,
             alloc_kinds=host_events.ALLOC_KINDS,
+            host_kinds=sorted(host_events.HOST_KINDS),
             footprint_class=host_events.FOOTPRINT_CLASS,
             dump_format=dump.FORMAT,
             dump_version=dump.VERSION,
