@@ -160,6 +160,9 @@ NOTICE_TEXTS = {
                    "see made, such as device-side malloc or memory of other libraries)",
     "local": "access(es) through pointers or references to the accessing thread's own "
              "local memory: private to the thread, they cannot race and are not checked",
+    "unchecked_members": "call(s) in templates of a member function of a class hirace did "
+                         "not instrument (system or other uninstrumented code): the memory "
+                         "it accesses is not tracked",
     "narrow": "access(es) narrower than their variable's shadow unit: sub-unit "
               "neighbours are not told apart",
     "partial_syncwarp": "__syncwarp or group sync call(s) with a partial mask were not "

@@ -49,10 +49,12 @@ from hirace_py.instrument.files import (
 )
 from hirace_py.instrument.model import Kernel, Param, Site, Tables, Variable, Warning
 from hirace_py.instrument.parse import (
+    DependentMember,
     Parsed,
     attributes,
     binary_operator,
     children,
+    dependent_member,
     in_system_header,
     overloaded_reference,
     stripped,
@@ -185,6 +187,8 @@ class Planner:
         """Widths of the tiles the device code partitions groups into (None: not a constant)."""
         self.warp_barrier_widths: set[int | None] = set()
         """Widths of the warp-level barriers it calls (groups.group_log2)."""
+        self.member_callers: set[str] = set()
+        """Member names called through a dependent object (`call_member`)."""
         """Where variables and functions are declared in the unit: (top-level index, offset)."""
 
     # -- helpers -----------------------------------------------------------
@@ -692,6 +696,12 @@ class Planner:
                 for key, (v, f) in self.shared_vars.items()
                 if not v.function and self.positions.get(key, here) < here
             )
+            # Dynamic shared memory, under the unit's first name for it
+            # (add_dynamic_shared in the runtime header says why).
+            dynamic = [vf for vf in self.shared_vars.values() if vf[0].kind == "dynamic_shared"]
+            if dynamic:
+                v, f = dynamic[0]
+                prologue += self.registration(v, f, "hirace::dynamic_shared_base()")
             plan.edits.append(edits.insert(body.extent.start.offset + 1, prologue))
         stack: list[tuple[ci.Cursor, list[ci.Cursor]]] = [(body, [])]
         while stack:
@@ -921,6 +931,27 @@ class Planner:
             plan.edits.append(edits.insert(paren, text))
         return True
 
+    def call_member(self, c: ci.Cursor, member: DependentMember, plan: FunctionPlan) -> None:
+        """A member call through an object of dependent type (`o.put(i, v)` in a
+        template, where a class of the file has a device `put`): which class it
+        calls is known only per instantiation, so the call goes through the
+        unit's caller for the name, `hirace_member_put::call(0, t, (o), i, v)`
+        (HIRACE_MEMBER_CALLER in the runtime header), which takes the checked
+        overload where the class has one and counts the call otherwise."""
+        paren = self.call_paren(c)
+        obj = member.obj
+        if paren is None or self.inside_macro(obj):
+            self.warn(c, "macro", f"call of '{member.name}' is part of a macro expansion and "
+                      "is not instrumented (it runs the uninstrumented code)")  # fmt: skip
+            return
+        self.member_callers.add(member.name)
+        args = self.explicit_arguments(c)
+        deref = "*(" if member.arrow else "("
+        plan.edits.append(edits.wrap(obj.extent.start.offset, obj.extent.end.offset,
+                                     f"hirace_member_{member.name}::call(0, {CTX}, {deref}",
+                                     ")"))  # fmt: skip
+        plan.edits.append(edits.replace(obj.extent.end.offset, paren, ", " if args else ""))
+
     def visit_call(self, c: ci.Cursor, function: str, plan: FunctionPlan) -> None:
         callee = self.callee_name(c)
         ref = c.referenced
@@ -996,6 +1027,10 @@ class Planner:
             return
         if self.instrumented_callee(c):
             self.add_context_argument(c, callee, plan)
+            return
+        member = dependent_member(c) if ref is None and not callee else None
+        if member is not None and member.name in self.device_names:
+            self.call_member(c, member, plan)
             return
         if ref is not None and ref.kind in FUNCTIONS | {K.CONSTRUCTOR} and not self.in_main(ref):
             f = ref.location.file

@@ -115,6 +115,7 @@ def instrument(
     log2 = groups.group_log2(planner.warp_barrier_widths, planner.tile_widths)
     planner.tables.group_log2 = log2
     width = f"{GROUP_WIDTH_DEFINE} {log2}\n" if log2 != 5 else ""
+    bases += "".join(f"HIRACE_MEMBER_CALLER({n})\n" for n in sorted(planner.member_callers))
     if not program:
         text = f'{width}#include "{HEADER_NAME}"\n{bases}#line 1 "{display}"\n{body}'
         return Instrumented(text, planner.tables, filename, headers=headers)

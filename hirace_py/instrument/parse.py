@@ -146,6 +146,39 @@ def overloaded_reference(call: ci.Cursor) -> ci.Cursor | None:
                 None)  # fmt: skip
 
 
+@dataclass(frozen=True)
+class DependentMember:
+    """A member call in a template whose object's type is a template parameter
+    (`o.name(...)`, `p->name(...)`): libclang leaves it unnamed and unresolved,
+    since which class's `name` it calls is known only per instantiation."""
+
+    name: str
+    obj: ci.Cursor
+    arrow: bool
+
+
+def dependent_member(call: ci.Cursor) -> DependentMember | None:
+    """The dependent member call `call` is, or None (named calls, implicit
+    `this`, operators, destructors, explicit template arguments)."""
+    kids = list(call.get_children())
+    if call.spelling or not kids:
+        return None
+    callee = stripped(kids[0])
+    if callee.kind != ci.CursorKind.MEMBER_REF_EXPR or callee.spelling:
+        return None
+    objects = list(callee.get_children())
+    if len(objects) != 1:
+        return None
+    end = objects[0].extent.end.offset
+    tokens = [t for t in callee.get_tokens() if t.extent.start.offset >= end]
+    if tokens and len(tokens) > 1 and tokens[1].spelling == "template":
+        del tokens[1]
+    if (len(tokens) != 2 or tokens[0].spelling not in (".", "->")
+            or tokens[1].kind != ci.TokenKind.IDENTIFIER):  # fmt: skip
+        return None
+    return DependentMember(tokens[1].spelling, objects[0], tokens[0].spelling == "->")
+
+
 def stripped(c: ci.Cursor) -> ci.Cursor:
     """The expression under implicit casts and parentheses."""
     while c.kind in (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR):

@@ -46,6 +46,7 @@ COUNTER_FIELDS: list[tuple[str, str, str]] = [
     ("clock_overflow_threads", U64, "threads whose barrier clock overflowed"),
     ("unmonitored", U64, "accesses to memory in no registered region, not the thread's own"),
     ("local", U64, "accesses to the accessing thread's own local memory (private: no race)"),
+    ("unchecked_members", U64, "template member calls that reached an uninstrumented class"),
     ("out_of_bounds", U64, "accesses just outside a region (recorded when bounds is set)"),
     ("narrow", U64, "accesses narrower than their region's shadow unit"),
     ("partial_syncwarp", U64, "__syncwarp calls with a partial mask (not counted as barriers)"),
