@@ -83,3 +83,31 @@ def test_the_pattern_has_every_kind_of_run(
                 lengths[ops[start]].add(u - start)
                 start = u
     assert all(min(v) < 8 and max(v) > 16 for v in lengths.values())
+
+
+@pytest.mark.parametrize("dump_wanted", [False, True])
+def test_the_next_launch_finds_the_shadow_clear(tmp_path: Path, dump_wanted: bool) -> None:
+    """Without a dump the scan keeps no runs but still clears the shadow: the
+    second launch's writes, by threads of other blocks than the first's, race
+    with nothing (a shadow left as the first launch wrote it reports a race)."""
+    old = os.getcwd()
+    os.chdir(HERE)
+    try:
+        program.build(BuildOptions(sources=(Path("relaunch.cu"),),
+                                   output=tmp_path / "relaunch", cpu=True))  # fmt: skip
+    finally:
+        os.chdir(old)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_EXITCODE"] = "1"
+    if dump_wanted:
+        env["HIRACE_DUMP"] = str(tmp_path / "dump.json")
+    run = subprocess.run([str(tmp_path / "relaunch")], capture_output=True, text=True,
+                         timeout=120, env=env, check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    if dump_wanted:
+        record = host_events.read(dump.read_document(tmp_path / "dump.json"))
+        data = next(a.id for a in record.allocations if a.name == "data")
+        launches = [e for e in record.events if isinstance(e, host_events.Launch)]
+        assert [e.footprint for e in launches] == [((data, 0, 4096, "W"),)] * 2
+    else:
+        assert "0 race record(s)" in run.stderr
