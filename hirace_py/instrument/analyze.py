@@ -54,6 +54,7 @@ from hirace_py.instrument.parse import (
     attributes,
     binary_operator,
     children,
+    dependent_functor,
     dependent_member,
     in_system_header,
     overloaded_reference,
@@ -65,6 +66,7 @@ from hirace_py.instrument.records import record_of
 K = ci.CursorKind
 T = ci.TypeKind
 CTX = "__hr_t"
+CALL_OPERATOR = "operator()"
 
 TRANSPARENT = {K.UNEXPOSED_EXPR, K.PAREN_EXPR}
 FUNCTIONS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD}
@@ -938,19 +940,26 @@ class Planner:
         unit's caller for the name, `hirace_member_put::call(0, t, (o), i, v)`
         (HIRACE_MEMBER_CALLER in the runtime header), which takes the checked
         overload where the class has one and counts the call otherwise."""
+        if self.call_through(c, member.obj, f"hirace_member_{member.name}::call",
+                             member.arrow, plan):  # fmt: skip
+            self.member_callers.add(member.name)
+
+    def call_through(self, c: ci.Cursor, obj: ci.Cursor, caller: str, arrow: bool,
+                     plan: FunctionPlan) -> bool:  # fmt: skip
+        """Rewrite call `c` of (a member of) `obj` as `caller(0, t, (obj), args...)`
+        (`*(obj)` for `arrow`): the callers of the runtime header pick the checked
+        overload per instantiation. False (warned) in a macro expansion."""
         paren = self.call_paren(c)
-        obj = member.obj
         if paren is None or self.inside_macro(obj):
-            self.warn(c, "macro", f"call of '{member.name}' is part of a macro expansion and "
-                      "is not instrumented (it runs the uninstrumented code)")  # fmt: skip
-            return
-        self.member_callers.add(member.name)
+            self.warn(c, "macro", "a call through an object of template-parameter type is "
+                      "part of a macro expansion and is not instrumented (it runs the "
+                      "uninstrumented code)")  # fmt: skip
+            return False
         args = self.explicit_arguments(c)
-        deref = "*(" if member.arrow else "("
         plan.edits.append(edits.wrap(obj.extent.start.offset, obj.extent.end.offset,
-                                     f"hirace_member_{member.name}::call(0, {CTX}, {deref}",
-                                     ")"))  # fmt: skip
+                                     f"{caller}(0, {CTX}, {'*(' if arrow else '('}", ")"))
         plan.edits.append(edits.replace(obj.extent.end.offset, paren, ", " if args else ""))
+        return True
 
     def visit_call(self, c: ci.Cursor, function: str, plan: FunctionPlan) -> None:
         callee = self.callee_name(c)
@@ -1025,6 +1034,10 @@ class Planner:
         if callee in UNTRACKED_CALLS | UNTRACKED_BUILTINS:
             self.untracked_call(c, callee)
             return
+        functor = dependent_functor(c)
+        if functor is not None and CALL_OPERATOR in self.device_names:
+            self.call_through(c, functor, "hirace::call_operator", False, plan)
+            return
         if self.instrumented_callee(c):
             self.add_context_argument(c, callee, plan)
             return
@@ -1032,6 +1045,7 @@ class Planner:
         if member is not None and member.name in self.device_names:
             self.call_member(c, member, plan)
             return
+
         if ref is not None and ref.kind in FUNCTIONS | {K.CONSTRUCTOR} and not self.in_main(ref):
             f = ref.location.file
             if f is not None and not self.system_file(f.name):
@@ -1167,9 +1181,9 @@ class Planner:
         """Edits turning fn's text into the instrumented overload's signature."""
         tokens = self.tokens(fn)
         name_at = fn.location.offset
-        paren = next(
-            (t for t in tokens if t.spelling == "(" and t.extent.start.offset > name_at), None
-        )
+        opens = [t for t in tokens if t.spelling == "(" and t.extent.start.offset > name_at]
+        # `operator()(...)`: the name's own parentheses come first.
+        paren = next(iter(opens[1:] if fn.spelling == CALL_OPERATOR else opens), None)
         if paren is None:
             return None
         out = []
@@ -1250,7 +1264,7 @@ class Planner:
             if K.CUDADEVICE_ATTR in attributes(f) and K.CUDAGLOBAL_ATTR not in attributes(f)
         ]
         for f in devices:
-            if f.spelling.startswith("operator"):
+            if f.spelling.startswith("operator") and f.spelling != CALL_OPERATOR:
                 self.warn(
                     f,
                     "operator",

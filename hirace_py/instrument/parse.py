@@ -179,6 +179,25 @@ def dependent_member(call: ci.Cursor) -> DependentMember | None:
     return DependentMember(tokens[1].spelling, objects[0], tokens[0].spelling == "->")
 
 
+def dependent_functor(call: ci.Cursor) -> ci.Cursor | None:
+    """The callee of `f(args)` in a template when `f` is a variable, parameter
+    or member whose type depends on a template parameter (a functor whose
+    `operator()` is known only per instantiation), or None."""
+    kids = list(call.get_children())
+    if not kids:
+        return None
+    callee = stripped(kids[0])
+    ref = callee.referenced
+    if (callee.kind not in (ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.MEMBER_REF_EXPR)
+            or ref is None or ref.kind not in (ci.CursorKind.PARM_DECL, ci.CursorKind.VAR_DECL,
+                                               ci.CursorKind.FIELD_DECL)):  # fmt: skip
+        return None
+    t = ref.type.get_canonical()
+    if t.kind in (ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE):
+        t = t.get_pointee().get_canonical()
+    return callee if t.kind == ci.TypeKind.UNEXPOSED else None
+
+
 def stripped(c: ci.Cursor) -> ci.Cursor:
     """The expression under implicit casts and parentheses."""
     while c.kind in (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR):

@@ -1,7 +1,8 @@
 // Functor structs with a __device__ operator(), called directly and through a
-// templated helper. Operators are not instrumented (expect an `operator` warning per
-// operator); the kernels must still compute the same. One functor reads global
-// memory inside operator() through a member pointer: that access is not tracked.
+// templated helper (`f(in[i])` with `f` of template-parameter type, which goes
+// through hirace::call_operator). Call operators are instrumented like any
+// method; the kernels must still compute the same. One functor reads global
+// memory inside operator() through a member pointer: that access is checked.
 
 struct Scale {
     float k;
