@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, RACE, SOUND_ONLY, Sync, flat_index
+from hirace_py.fsm import FLAT_TRANSITIONS, RACE, SOUND_ONLY, Action, Sync, flat_index
 from hirace_py.oracle import first_races
 from hirace_py.replay import relation_table, replay
-from hirace_py.trace import BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid
+from hirace_py.trace import ACTION_BITS, BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,10 @@ class Batch:
 
 
 def alphabet(
-    grid: Grid, threads: list[int] | None = None, extended: bool = False
+    grid: Grid,
+    threads: list[int] | None = None,
+    extended: bool = False,
+    actions: tuple[Action, ...] = tuple(Action),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Single-location events (ops, who, locs): each action by each thread, each barrier.
 
@@ -42,19 +45,21 @@ def alphabet(
     warps have barriers. The grid barrier is always there. `extended` adds
     what the table does not model exactly (docs/fsm.md): warp barriers of
     every partial mask, fences of both scopes, and atomics with acquire,
-    release and both orders.
+    release and both orders. `actions` are the memory actions (all by default).
     """
     if threads is None:
         threads = list(range(grid.threads))
     blocks = sorted({int(grid.block_of()[t]) for t in threads})
     warps = sorted({int(grid.warp_of()[t]) for t in threads})
-    events = [(a, t, 0) for a in range(4) for t in threads]
+    events = [(int(a), t, 0) for a in actions for t in threads]
     events += [(BSYNC, b, 0) for b in blocks] + [(WSYNC, w, 0) for w in warps] + [(GSYNC, 0, 0)]
     if extended:
         masks = range(1, grid.full_mask)
         events += [(WSYNC, w, m) for w in warps for m in masks]
         events += [(f, t, 0) for f in (FENCE, FENCE_BLOCK) for t in threads]
-        events += [(a + 4 * o, t, 0) for o in (1, 2, 3) for a in (2, 3) for t in threads]
+        ordered = [(a, o) for a in (Action.BA, Action.GA) if a in actions for o in (1, 2, 3)]
+        ordered += [(a, 1) for a in (Action.BL, Action.GL) if a in actions]
+        events += [(int(a) + (o << ACTION_BITS), t, 0) for a, o in ordered for t in threads]
     ops, who, locs = zip(*events, strict=True)
     return np.array(ops, np.int8), np.array(who, np.int32), np.array(locs, np.int32)
 
@@ -66,15 +71,19 @@ def relation_threads(grid: Grid) -> list[int]:
 
 
 def exhaustive(
-    grid: Grid, length: int, threads: list[int] | None = None, extended: bool = False
+    grid: Grid,
+    length: int,
+    threads: list[int] | None = None,
+    extended: bool = False,
+    actions: tuple[Action, ...] = tuple(Action),
 ) -> Iterator[Batch]:
     """Every trace of exactly `length` events on one location, in chunks.
 
     Verdicts are checked after every prefix, so this also covers every
-    shorter trace. Chunks fix the first event to bound memory. `threads`
-    and `extended` choose the alphabet as in `alphabet`.
+    shorter trace. Chunks fix the first event to bound memory. `threads`,
+    `extended` and `actions` choose the alphabet as in `alphabet`.
     """
-    ops_a, who_a, locs_a = alphabet(grid, threads, extended)
+    ops_a, who_a, locs_a = alphabet(grid, threads, extended, actions)
     rest = np.array(list(itertools.product(range(len(ops_a)), repeat=length - 1)), np.int32)
     rest = rest.reshape(-1, length - 1)
     for first in range(len(ops_a)):
@@ -97,6 +106,10 @@ class Comparison:
     """False alarms the table is allowed (not in `disagreements`): prefixes whose
     location went to RACE through an entry of `fsm.SOUND_ONLY` while the oracle
     found no race there."""
+    loads: int
+    """False alarms after an atomic load (not in `disagreements`, not in
+    `sound_only`): with atomic loads the table is sound, not exact
+    (docs/fsm.md, "Atomic loads")."""
     entries: np.ndarray
     """Flat table indices used by some access of the batch (a coverage set)."""
 
@@ -127,6 +140,8 @@ def compare(
     bad = ((states == RACE) != verdicts) & access
     excused = sound_only_false_alarms(batch, entries, bad & ~verdicts)
     bad &= ~excused
+    loads = load_false_alarms(batch, bad & ~verdicts)
+    bad &= ~loads
     missed = int((bad & verdicts).sum())
     per_trace = bad.any(axis=1)
     first = int(np.argmax(per_trace)) if per_trace.any() else -1
@@ -137,6 +152,7 @@ def compare(
         missed=missed,
         first_bad=first,
         sound_only=int(excused.sum()),
+        loads=int(loads.sum()),
         entries=np.unique(entries[access]),
     )
 
@@ -152,6 +168,18 @@ def sound_only_false_alarms(
     for loc in range(batch.n_locs):
         here = batch.locs == loc
         out |= np.logical_or.accumulate(sound & here, axis=1) & here & false_alarm
+    return out
+
+
+def load_false_alarms(batch: Batch, false_alarm: np.ndarray) -> np.ndarray:
+    """(B, n) bool: of the `false_alarm` accesses, those on a location that an
+    atomic load accessed before them or at them."""
+    action = batch.ops & ((1 << ACTION_BITS) - 1)
+    load = (batch.ops < BSYNC) & ((action == Action.BL) | (action == Action.GL))
+    out = np.zeros_like(false_alarm)
+    for loc in range(batch.n_locs):
+        here = batch.locs == loc
+        out |= np.logical_or.accumulate(load & here, axis=1) & here & false_alarm
     return out
 
 

@@ -48,7 +48,8 @@ class CxxEnum:
 
 ENUMS: dict[str, CxxEnum] = {
     "Action": CxxEnum(fsm.Action, "unsigned", names={
-        "R": "kRead", "W": "kWrite", "BA": "kBlockAtomic", "GA": "kDeviceAtomic"}),
+        "R": "kRead", "W": "kWrite", "BA": "kBlockAtomic", "GA": "kDeviceAtomic",
+        "BL": "kBlockLoad", "GL": "kDeviceLoad"}),
     "Sync": CxxEnum(fsm.Sync, "unsigned", names={
         "U": "kSyncNone", "W": "kSyncWarp", "B": "kSyncBlock", "G": "kSyncGrid"}),
     "Rel": CxxEnum(fsm.Rel, "unsigned", names={

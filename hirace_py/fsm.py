@@ -18,17 +18,22 @@ The summary is derived from three facts about race-free histories:
 * Inside one warp, the accesses since its last ``__syncwarp`` (the *warp
   epoch*) by two or more threads are, likewise, all reads or all atomics.
 
-So a non-race state of a single-block history records: the kind class of the
-whole history as seen from another block (``R`` reads only, ``G`` device-scope
-atomics only, ``X`` anything else), the kind class of the block epoch as seen
-from another warp of the block (``R``, ``A`` atomics of any scope, ``X``) and
-whether it spans several warps, and, when it does not, the class of the warp
-epoch and whether it spans several threads. The last accessor's identity and
-clocks, kept beside the state in the shadow word, tell the next access whether
-a ``__syncthreads`` (sync B) or a ``__syncwarp`` (sync W) separates it from the
-*most recent* access, which is all the epochs need: every earlier access of the
-block precedes the most recent one. A grid barrier (sync G) orders every
+So a non-race state of a single-block history records: the class of the whole
+history as seen from another block, the class of the block epoch as seen from
+another warp of the block and whether it spans several warps, and, when it
+does not, the class of the warp epoch and whether it spans several threads. A
+class is the set of actions another thread may make without conflicting with
+any access of the set (the class of a union is the intersection): across
+blocks ``R`` (reads and atomic loads), ``G`` (device-scope atomics), ``L``
+(device-scope loads), ``X`` (nothing); within a block ``R``, ``A`` (atomics),
+``L`` (loads), ``X``. The last accessor's identity and clocks, kept beside
+the state in the shadow word, tell the next access whether a
+``__syncthreads`` (sync B) or a ``__syncwarp`` (sync W) separates it from the
+*most recent* access, which is all the epochs need: every earlier access of
+the block precedes the most recent one. A grid barrier (sync G) orders every
 earlier access of every block, so after one the history starts over.
+Observation order (docs/semantics.md 1.6) lets an atomic that observed the
+history cover it: a plain access ordered after it races with nothing before.
 
 `successor` states these rules once; `_derive` explores every summary reachable
 from INIT, and the table is what it finds. The derivation asserts that no two
@@ -46,12 +51,21 @@ import numpy as np
 
 
 class Action(IntEnum):
-    """A memory action: plain read/write, block-scope or device-scope atomic."""
+    """A memory action: plain read/write, block- or device-scope atomic
+    read-modify-write, block- or device-scope atomic load."""
 
     R = 0
     W = 1
     BA = 2
     GA = 3
+    BL = 4
+    GL = 5
+
+
+ATOMICS = frozenset({Action.BA, Action.GA, Action.BL, Action.GL})
+"""Every atomic action (docs/semantics.md 1.2)."""
+LOADS = frozenset({Action.BL, Action.GL})
+"""Atomic loads: atomics that read and do not write."""
 
 
 class Sync(IntEnum):
@@ -79,32 +93,42 @@ class Rel(IntEnum):
     G = 3
 
 
-# Kind classes. Cross-block class of a set of accesses: R (reads only), G (GA
-# only), X (anything else: it conflicts with every access from another block).
-# Local class, as seen from another warp or thread of the same block: R (reads
-# only), A (atomics of either scope only), X (anything else).
-_CROSS_OF = {Action.R: "R", Action.W: "X", Action.BA: "X", Action.GA: "G"}
-_LOCAL_OF = {Action.R: "R", Action.W: "X", Action.BA: "A", Action.GA: "A"}
+def _conflicts(a: Action, b: Action, same_block: bool) -> bool:
+    """docs/semantics.md 1.5: whether a and b by two different threads conflict."""
+    if a not in ATOMICS or b not in ATOMICS:
+        return a not in (Action.R, *LOADS) or b not in (Action.R, *LOADS)
+    if a in LOADS and b in LOADS:
+        return False
+    return not same_block and not {a, b} <= {Action.GA, Action.GL}
+
+
+# A class of a set of accesses is the set of actions another thread may make
+# without conflicting with any of them: across blocks (`_CROSS_OF`) or within
+# the block (`_LOCAL_OF`). The class of a union is the intersection.
+_CROSS_OF = {a: frozenset(b for b in Action if not _conflicts(a, b, False)) for a in Action}
+_LOCAL_OF = {a: frozenset(b for b in Action if not _conflicts(a, b, True)) for a in Action}
+_CROSS_LETTER = {
+    _CROSS_OF[Action.R]: "R", frozenset(): "X", _CROSS_OF[Action.GA]: "G",
+    _CROSS_OF[Action.GL]: "L", _CROSS_OF[Action.R] & _CROSS_OF[Action.GA]: "M",
+}  # fmt: skip
+_LOCAL_LETTER = {
+    _LOCAL_OF[Action.R]: "R", frozenset(): "X", _LOCAL_OF[Action.GA]: "A",
+    _LOCAL_OF[Action.GL]: "L", _LOCAL_OF[Action.R] & _LOCAL_OF[Action.GA]: "M",
+}  # fmt: skip
 _CROSS_WORDS = {
-    "R": "only reads",
-    "G": "only device-scope atomics",
+    "R": "only reads and atomic loads",
+    "G": "only device-scope atomics, read-modify-writes among them",
+    "L": "only device-scope atomic loads",
+    "M": "reads and device-scope atomics, both",
     "X": "mixed kinds or a write or a block-scope atomic",
 }
-_LOCAL_WORDS = {"R": "only reads", "A": "only atomics", "X": "mixed kinds or a write"}
-
-
-def _join(a: str, b: str) -> str:
-    """Class of the union of two sets of accesses with classes a and b."""
-    return a if a == b else "X"
-
-
-def _compatible(cls: str, action: Action, cross: bool) -> bool:
-    """True when `action` by another thread conflicts with no access of class `cls`."""
-    if cls == "R":
-        return action == Action.R
-    if cross:
-        return cls == "G" and action == Action.GA
-    return cls == "A" and action in (Action.BA, Action.GA)
+_LOCAL_WORDS = {
+    "R": "only reads and atomic loads",
+    "A": "only atomics, read-modify-writes among them",
+    "L": "only atomic loads",
+    "M": "plain reads and atomic read-modify-writes, both",
+    "X": "mixed kinds or a write",
+}
 
 
 @dataclass(frozen=True)
@@ -112,69 +136,74 @@ class Summary:
     """What a non-initial state knows about the history of one location.
 
     kind is "race", "multi" (accesses from two or more blocks) or "single"
-    (all accesses by the last accessor's block). For "multi", `cross` is R or
-    G. For "single": `cross` classifies the whole history; `block` the block
-    epoch (accesses since the block's last ``__syncthreads``), `warps` whether
-    that epoch spans several warps; when it does not, `warp` classifies the
-    warp epoch (accesses since the last ``__syncwarp`` of the last accessor's
-    warp) and `threads` says whether it spans several threads (otherwise all
-    of it is by the last accessor).
+    (all accesses by the last accessor's block, or ordered before the last
+    access). For "multi", `cross` is the class of the history and `covered`
+    says whether its last access is an atomic that every earlier access
+    precedes in causality order. For "single": `cross` classifies the whole
+    history; `block` the block epoch (accesses since the block's last
+    ``__syncthreads``), `warps` whether that epoch spans several warps; when
+    it does not, `warp` classifies the warp epoch (accesses since the last
+    ``__syncwarp`` of the last accessor's warp) and `threads` says whether it
+    spans several threads (otherwise all of it is by the last accessor).
     """
 
     kind: str
-    cross: str = ""
-    block: str = ""
+    cross: frozenset = frozenset()
+    block: frozenset = frozenset()
     warps: bool = False
-    warp: str = ""
+    warp: frozenset = frozenset()
     threads: bool = False
+    covered: bool = False
 
     @property
     def name(self) -> str:
         if self.kind == "race":
             return "RACE"
         if self.kind == "multi":
-            return f"MB_{self.cross}"
-        if self.block == "A":
-            return f"{self.cross}_A"
-        block = f"{self.block}{'m' if self.warps else 'w'}"
+            cross = _CROSS_LETTER[self.cross]
+            # MB_G is covered and MB_R is not whenever no atomic load is involved.
+            if self.covered != (cross == "G"):
+                cross += "o" if self.covered else "u"
+            return f"MB_{cross}"
+        cross, blk = _CROSS_LETTER[self.cross], _LOCAL_LETTER[self.block]
         if self.warps:
-            return f"{self.cross}_{block}"
-        if self.warp == "A":
-            return f"{self.cross}_{block}_A"
-        return f"{self.cross}_{block}_{self.warp}{'n' if self.threads else '1'}"
+            return f"{cross}_{blk}m"
+        warp = _LOCAL_LETTER[self.warp]
+        if self.threads:
+            return f"{cross}_{blk}w_{warp}n"
+        if warp == "A":
+            return f"{cross}_{'A' if blk == 'A' else blk + 'w_A'}"
+        return f"{cross}_{blk}w_{warp}1"
 
     def meaning(self) -> str:
         """The state's meaning as a predicate over the history of the location."""
         if self.kind == "race":
             return "Two conflicting accesses unordered by happens-before have occurred."
         if self.kind == "multi":
-            last = "; the last one observed all of them" if self.cross == "G" else ""
+            last = (
+                "; the last one is an atomic that every earlier access precedes in "
+                "causality order (it observed them)"
+                if self.covered
+                else ""
+            )
             return (
                 "No race. Accesses come from two or more blocks and are "
-                f"{_CROSS_WORDS[self.cross]}{last}."
+                f"{_CROSS_WORDS[_CROSS_LETTER[self.cross]]}{last}."
             )
-        observed = (
-            "; the last access is an atomic, and every earlier access happens "
-            "before it or is an atomic write it observed"
+        where = (
+            "All accesses are by the last accessor's block or precede the last "
+            "access in causality order (an atomic observed them)"
         )
-        where = "All accesses are by the last accessor's block"
-        if self.cross == "X":
-            where += " or precede the last access in causality order (an atomic observed them)"
-        text = f"No race. {where}; all of them: {_CROSS_WORDS[self.cross]}; "
-        if self.block == "A":
-            return text + f"since that block's last __syncthreads: only atomics{observed}."
-        text += f"since that block's last __syncthreads: {_LOCAL_WORDS[self.block]}, "
-        if self.warp == "A":
-            return (
-                text + "all by the last accessor's warp; since that warp's last "
-                f"__syncwarp: only atomics{observed}."
-            )
+        block = _LOCAL_WORDS[_LOCAL_LETTER[self.block]]
+        text = f"No race. {where}; all of them: {_CROSS_WORDS[_CROSS_LETTER[self.cross]]}; "
+        text += f"since that block's last __syncthreads: {block}, "
         if self.warps:
             return text + "from two or more warps."
         who = "two or more threads" if self.threads else "the last accessor alone"
+        warp = _LOCAL_WORDS[_LOCAL_LETTER[self.warp]]
         return (
-            text + "all by the last accessor's warp; since that warp's last "
-            f"__syncwarp: {_LOCAL_WORDS[self.warp]}, by {who}."
+            text + "all by the last accessor's warp or preceding its last access; since "
+            f"that warp's last __syncwarp: {warp}, by {who}."
         )
 
 
@@ -182,19 +211,21 @@ INIT_SUMMARY = Summary("init")
 RACE_SUMMARY = Summary("race")
 
 
-def _fresh(cross: str, action: Action) -> Summary:
+def _fresh(cross: frozenset, action: Action) -> Summary:
     """History whose block epoch is just this access (first access, or after a barrier)."""
     local = _LOCAL_OF[action]
-    return Summary("single", _join(cross, _CROSS_OF[action]), local, False, local, False)
+    return Summary("single", cross & _CROSS_OF[action], local, False, local, False)  # fmt: skip
 
 
-def _last_is_atomic(s: Summary) -> bool:
-    """Whether the last access of a history with summary `s` is an atomic."""
+def _covered(s: Summary) -> bool:
+    """Whether every access of a history with summary `s` precedes, in
+    causality order, whatever happens after its last one: one block, one warp
+    since the block's last ``__syncthreads``, the last accessor alone since
+    that warp's last ``__syncwarp``; or the last access is an atomic that
+    observed every earlier access it does not follow (docs/semantics.md 1.6)."""
     if s.kind == "multi":
-        return s.cross == "G"
-    if s.kind != "single":
-        return False
-    return (s.block if s.warps else s.warp) == "A"
+        return s.covered
+    return s.kind == "single" and not s.warps and not s.threads
 
 
 def _after_last(sync: Sync, rel: Rel) -> bool:
@@ -204,43 +235,95 @@ def _after_last(sync: Sync, rel: Rel) -> bool:
 
 def successor(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
     """The summary after one more access: the rules the whole table is derived from."""
-    following = _barriers_and_program_order(s, action, sync, rel)
-    if following is RACE_SUMMARY and action in (Action.R, Action.W):
-        if _last_is_atomic(s) and _after_last(sync, rel):
-            return _observed(s, action, sync)
-    return _canonical(following)
+    return _coarse(_successor(s, action, sync, rel))
 
 
-def _canonical(s: Summary) -> Summary:
-    """Forget who made an epoch of atomics: its last atomic observed all of it.
+MIXED = (_CROSS_OF[Action.R] & _CROSS_OF[Action.GA], _LOCAL_OF[Action.R] & _LOCAL_OF[Action.GA])
+"""The classes (cross-block, local) of a set holding both a plain read and an
+atomic read-modify-write (no write): only an atomic load may follow them
+unordered. `_coarse` reads them as X, the one place the table is not exact."""
 
-    Whatever warps or threads made the atomics since the last barrier, the
-    next atomic of the block races with none of them, and a plain access
-    races exactly when it is not ordered after the last one (observation,
-    docs/semantics.md 1.6). So those epochs need no span.
-    """
-    if s.kind != "single":
+
+def _coarse(s: Summary) -> Summary:
+    """`s` with a mixed class (`MIXED`) read as X: sound (X admits nothing, so
+    the table may report a race the history does not have, never miss one),
+    and it keeps the table within the 32 states the shadow word holds
+    (docs/fsm.md: exact, it would need 78)."""
+    if s.kind not in ("single", "multi"):
         return s
-    if s.block == "A":
-        return Summary("single", s.cross, "A", False, "A", False)
-    if not s.warps and s.warp == "A":
-        return Summary("single", s.cross, s.block, False, "A", False)
-    return s
+    cross, local = MIXED
+    return Summary(
+        s.kind,
+        frozenset() if s.cross == cross else s.cross,
+        frozenset() if s.block == local else s.block,
+        s.warps,
+        frozenset() if s.warp == local else s.warp,
+        s.threads,
+        s.covered,
+    )
+
+
+def _successor(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
+    """`successor` before the mixed classes are coarsened."""
+    following = _barriers_and_program_order(s, action, sync, rel)
+    after = _after_last(sync, rel)
+    if following is RACE_SUMMARY:
+        if action not in (Action.BA, Action.GA) and after and _covered(s):
+            return _observed(s, action, sync)
+        return RACE_SUMMARY
+    if following.kind == "init" or _covered(following) or action not in ATOMICS:
+        return following
+    # An atomic with accesses it does not follow covers them when it follows
+    # the last access, which covered everything, or when they are all
+    # atomics (read-modify-writes and loads), which it observes
+    # (docs/semantics.md 1.6: every atomic reads the latest write, and, like
+    # a read-modify-write, is read by the next).
+    if (after and _covered(s)) or _atomics_only(following):
+        return _collapse(following)
+    return following
+
+
+def _atomics_only(s: Summary) -> bool:
+    """Whether every access of `s` that a new access may be unordered with is
+    an atomic that observes, or is observed by, the new access: a class that
+    admits no plain read and admits a read-modify-write of the same scope
+    reach (a block-scope load of another block is not morally strong)."""
+    if s.kind == "multi":
+        return s.cross in (_CROSS_OF[Action.GA], _CROSS_OF[Action.GL])
+    cls = s.block if s.warps else s.warp
+    return cls in (_LOCAL_OF[Action.GA], _LOCAL_OF[Action.GL])
+
+
+def _collapse(s: Summary) -> Summary:
+    """A history whose last access is an atomic that covers everything before it.
+
+    Whatever warps or threads made the accesses since the last barrier, a
+    plain access races with them exactly when it is not ordered after the
+    last one, and another access races exactly when it conflicts with one of
+    them (their class says which). So the epochs need no span.
+    """
+    if s.kind == "multi":
+        return Summary("multi", s.cross, covered=True)
+    block = s.block
+    warp = s.block if s.warps else s.warp
+    return Summary("single", s.cross, block, False, warp, False)
 
 
 def _observed(s: Summary, action: Action, sync: Sync) -> Summary:
-    """A plain access after an atomic that was the last access (docs/semantics.md 1.6).
-
-    In a race-free history every earlier access precedes that atomic in
-    causality order or is an atomic write it observed, so all of it precedes
-    this access. A thread not ordered after the atomic conflicts with it
-    (plain) or with this access (atomic): the blocks and warps that the
-    barrier between the two (if any) does not cover see class X.
-    """
+    """A plain access or atomic load after an atomic that covers the history
+    (docs/semantics.md 1.6): all of it precedes this access. A thread not
+    ordered after the atomic must not conflict with anything of the history
+    or with this access: the blocks and warps that the barrier between the
+    two (if any) does not cover see the class of the epoch and this access;
+    after accesses of other blocks, class X (such a thread is ordered with
+    none of them; only a load could follow them unordered, and only some of
+    them, which the summary cannot tell apart)."""
     if sync == Sync.B:
         return _fresh(s.cross, action)
-    local = _LOCAL_OF[action] if sync == Sync.W else "X"
-    return Summary("single", "X", "X", False, local, False)
+    local = _LOCAL_OF[action]
+    block, warp = (s.block, s.warp) if s.kind == "single" else (frozenset(), frozenset())
+    warp = local if sync == Sync.W else warp & local
+    return Summary("single", s.cross & _CROSS_OF[action], block & local, False, warp, False)
 
 
 def _barriers_and_program_order(s: Summary, action: Action, sync: Sync, rel: Rel) -> Summary:
@@ -250,36 +333,38 @@ def _barriers_and_program_order(s: Summary, action: Action, sync: Sync, rel: Rel
     if s.kind == "init" or sync == Sync.G:
         # A grid barrier since the most recent access orders the whole history,
         # every block included: as if this were the first access.
-        return _fresh(_CROSS_OF[action], action)
+        return _fresh(frozenset(Action), action)
+    cross = s.cross & _CROSS_OF[action]
     if s.kind == "multi":
         # Another block's accesses are unordered with this one whoever makes it.
-        return s if _compatible(s.cross, action, cross=True) else RACE_SUMMARY
-    cross = _join(s.cross, _CROSS_OF[action])
+        if action not in s.cross:
+            return RACE_SUMMARY
+        return Summary("multi", cross)
     if rel == Rel.G:
         # Every earlier access is by another block: nothing orders them.
-        if _compatible(s.cross, action, cross=True):
-            return Summary("multi", s.cross)
-        return RACE_SUMMARY
+        if action not in s.cross:
+            return RACE_SUMMARY
+        return Summary("multi", cross)
     if sync == Sync.B:
         # A __syncthreads since the most recent access orders the whole history.
         return _fresh(s.cross, action)
+    local = _LOCAL_OF[action]
     if rel == Rel.B or s.warps:
         # Another warp has an access in the block epoch that nothing orders.
-        if not _compatible(s.block, action, cross=False):
+        if action not in s.block:
             return RACE_SUMMARY
-        return Summary("single", cross, s.block, True)
-    block = _join(s.block, _LOCAL_OF[action])
+        return Summary("single", cross, s.block & local, True)
+    block = s.block & local
     if sync == Sync.W:
         # Same warp, a __syncwarp since the most recent access: a new warp epoch.
-        local = _LOCAL_OF[action]
         return Summary("single", cross, block, False, local, False)
     if rel == Rel.S and not s.threads:
         # The warp epoch is all by this thread: program order covers it.
-        return Summary("single", cross, block, False, _join(s.warp, _LOCAL_OF[action]), False)
+        return Summary("single", cross, block, False, s.warp & local, False)
     # Another thread of the warp has an unordered access in the warp epoch.
-    if not _compatible(s.warp, action, cross=False):
+    if action not in s.warp:
         return RACE_SUMMARY
-    return Summary("single", cross, block, False, s.warp, True)
+    return Summary("single", cross, block, False, s.warp & local, True)
 
 
 def _derive() -> tuple[list[Summary], np.ndarray]:
@@ -332,25 +417,15 @@ MEANINGS: tuple[str, ...] = tuple(
 STATE_INDEX: dict[str, int] = {name: i for i, name in enumerate(STATES)}
 
 
-def _ordered_before_last(s: Summary) -> bool:
-    """Whether every access of a history with summary `s` precedes, in
-    causality order, whatever happens after its last one: one block, and
-    since the block's last ``__syncthreads`` one warp, and since that warp's
-    last ``__syncwarp`` the last accessor alone; or the last access is an
-    atomic, which observed every earlier atomic (docs/semantics.md 1.6)."""
-    single = s.kind == "single" and not s.warps and not s.threads
-    return single or _last_is_atomic(s)
-
-
 ORDERED_BEFORE_LAST: frozenset[int] = frozenset(
-    i for i, s in enumerate(SUMMARIES) if _ordered_before_last(s)
+    i for i, s in enumerate(SUMMARIES) if _covered(s)
 )
 """States whose whole history precedes whatever happens after the last
 access. When a message (docs/semantics.md 1.6) orders that access before a
 new one, the new access is ordered after the whole history (the runtime's
 message check)."""
 
-MESSAGE_STATE: int = STATE_INDEX[_fresh("X", Action.W).name]
+MESSAGE_STATE: int = STATE_INDEX[_fresh(frozenset(), Action.W).name]
 """The state an access installs when a message orders it after the whole
 history of a state of ORDERED_BEFORE_LAST that the table finds racing with
 it: a write by the accessor. The threads the message does not reach are
@@ -358,14 +433,14 @@ ordered with no earlier access, of any block, so every access not ordered
 after this one must conflict with it: sound whatever the access was (a race
 decision is never between two reads), exact when no such access follows."""
 
-READS_STATE: int = STATE_INDEX[_fresh("R", Action.R).name]
+READS_STATE: int = STATE_INDEX[_fresh(_CROSS_OF[Action.R], Action.R).name]
 """The one state of ORDERED_BEFORE_LAST whose history is all reads. A read
 that a message orders after such a history installs it again, by the reader
 alone (exact: the table would count it as a second, unordered reader)."""
 
 _TABLE.setflags(write=False)
 TRANSITIONS: np.ndarray = _TABLE
-"""uint8 array (states, 4 actions, 4 syncs, 4 relations) -> next state. Read-only."""
+"""uint8 array (states, 6 actions, 4 syncs, 4 relations) -> next state. Read-only."""
 
 FLAT_TRANSITIONS: np.ndarray = TRANSITIONS.ravel()
 """The table in the order device code indexes it, see `flat_index`."""

@@ -18,8 +18,12 @@ section 1 and sharing no reasoning with `hirace_py.fsm`:
   the clock travels (barriers, releases, acquires) and never compose with a
   second observation, as PTX's causality order does not;
 * two actions conflict when they are by different threads on one location and
-  not both reads, except that two atomics of one block never conflict and two
-  atomics of different blocks conflict unless both are device-scope (GA);
+  not both reads (an atomic load is a read), except that two atomics of one
+  block never conflict and two atomics of different blocks conflict unless
+  both are device-scope (GA, GL);
+* an atomic load (BL, GL) is an atomic like any other for observation (it
+  reads the chain and, as every atomic here, continues it) and acquires, but
+  never releases: it writes nothing;
 * a race is a conflicting pair unordered by happens-before.
 
 An earlier access e by thread u is ordered before a later access by t exactly
@@ -53,14 +57,17 @@ from hirace_py.trace import (
     order_of,
 )
 
+_READS = (Action.R, Action.BL, Action.GL)
+_ATOMICS = (Action.BA, Action.GA, Action.BL, Action.GL)
+_DEVICE = (Action.GA, Action.GL)
+
 
 def conflicts(a: Action, b: Action, same_block: bool) -> bool:
     """Whether actions a and b by two different threads on one location conflict."""
-    if a == Action.R and b == Action.R:
+    if a in _READS and b in _READS:
         return False
-    atomics = (Action.BA, Action.GA)
-    if a in atomics and b in atomics:
-        return not same_block and not (a == Action.GA and b == Action.GA)
+    if a in _ATOMICS and b in _ATOMICS:
+        return not same_block and not (a in _DEVICE and b in _DEVICE)
     return True
 
 
@@ -70,7 +77,8 @@ def _conflict_table(grid: Grid) -> np.ndarray:
     block = grid.block_of()
     same = block[:, None] == block[None, :]
     other = ~np.eye(n, dtype=bool)
-    conf = np.zeros((n, 4, 4, n), dtype=bool)
+    k = len(Action)
+    conf = np.zeros((n, k, k, n), dtype=bool)
     for a in Action:
         for k in Action:
             conf[:, a, k, :] = other & np.where(same, conflicts(a, k, True), conflicts(a, k, False))
@@ -122,7 +130,7 @@ class _Messages:
         order: np.ndarray,
     ) -> None:
         """An atomic by t observes loc: acquire now or remember for a fence."""
-        device = action == Action.GA
+        device = (action == Action.GA) | (action == Action.GL)
         own = self.blk[rows, loc, b]
         reach = np.where(device[:, None], np.maximum(self.dev[rows, loc], own), own)
         gain = np.where(device[:, None], self.legacy[rows, loc], 0)
@@ -181,8 +189,8 @@ def first_races(
     cols = n_threads * (1 + n_locs)
     vc = np.zeros((n_traces, n_threads, cols), dtype)
     vc[:, diag, diag] = 1
-    last = np.zeros((n_traces, n_locs, 4, n_threads), dtype)
-    last_event = np.full((n_traces, n_locs, 4, n_threads), -1, np.int32)
+    last = np.zeros((n_traces, n_locs, len(Action), n_threads), dtype)
+    last_event = np.full((n_traces, n_locs, len(Action), n_threads), -1, np.int32)
     at = np.full((n_traces, n_locs), -1, np.int32)
     partner = np.full((n_traces, n_locs), -1, np.int32)
     conf = _conflict_table(grid)
@@ -217,11 +225,13 @@ def first_races(
             chains.write(vc, acc, t, a, loc, own)
             # Each atomic write its own clock entry: observation tells them apart.
             vc[acc[atomic], t[atomic], t[atomic]] += 1
-            if messages is not None and atomic.size:
-                rows, ta = acc[atomic], t[atomic]
-                messages.release(vc, rows, ta, block_of[ta], loc[atomic], a[atomic],
-                                 order[atomic])  # fmt: skip
-                ticks = rows[order[atomic] & RELEASE != 0]
+            writes = np.flatnonzero((a == Action.BA) | (a == Action.GA))
+            if messages is not None and writes.size:
+                # A load writes nothing, so it releases nothing.
+                rows, ta = acc[writes], t[writes]
+                messages.release(vc, rows, ta, block_of[ta], loc[writes], a[writes],
+                                 order[writes])  # fmt: skip
+                ticks = rows[order[writes] & RELEASE != 0]
                 vc[ticks, w[ticks], w[ticks]] += 1
         fence = np.flatnonzero(op >= FENCE)
         if fence.size and messages is not None:
@@ -279,8 +289,9 @@ class _Chains:
         plain_write = action == Action.W
         prev, kind = self.writer[rows, loc], self.kind[rows, loc]
         same_block = self.block_of[prev] == self.block_of[t]
+        device = (kind == Action.GA) | (kind == Action.GL)
         strong = (kind >= Action.BA) & (
-            (prev == t) | same_block | ((kind == Action.GA) & (action == Action.GA))
+            (prev == t) | same_block | (device & ((action == Action.GA) | (action == Action.GL)))
         )
         reads = np.where((atomic & strong)[:, None], self.chain[rows, loc], 0)
         start = self.n + loc * self.n

@@ -35,11 +35,11 @@ SCHEMA_VERSION = 1
 REPORT_DOC = Path(hirace_py.__file__).resolve().parent.parent / "docs" / "report-format.md"
 """The report format's documentation, where hirace runs from its repository; SARIF's
 informationUri points at it (hirace has no public home page to point at instead)."""
-ATOMIC = ("BA", "GA")
+ATOMIC = ("BA", "GA", "BL", "GL")
 
 
 def race_kind(a: str, b: str) -> str:
-    """Kind of a race between actions a and b (R, W, BA, GA), as docs/semantics.md section 4
+    """Kind of a race between actions a and b (R, W, BA, GA, BL, GL), as docs/semantics.md section 4
     names them: any race involving an atomic is atomic-plain, including two atomics
     whose scopes do not cover both threads."""
     if a in ATOMIC or b in ATOMIC:
@@ -49,7 +49,8 @@ def race_kind(a: str, b: str) -> str:
     return "read-write"
 
 
-ACTION_WORDS = {"R": "Read", "W": "Write", "BA": "Block-scope atomic", "GA": "Device-scope atomic"}
+ACTION_WORDS = {"R": "Read", "W": "Write", "BA": "Block-scope atomic", "GA": "Device-scope atomic",
+                "BL": "Block-scope atomic load", "GL": "Device-scope atomic load"}
 
 
 @dataclass(frozen=True)

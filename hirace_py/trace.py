@@ -10,10 +10,13 @@ Text syntax, used by ``hirace fsm --trace`` and in counterexamples::
 
     W 0.0.0 @x; bsync 0; R 0.1.0 @x; wsync 0.1; GA 1.0.3; wsync 1.0 0x3; gsync
 
-* ``R|W|BA|GA B.W.L [@LOC]``: thread with block B, warp W (within the block)
-  and lane L makes the access; LOC names the location (default ``@0``).
+* ``R|W|BA|GA|BL|GL B.W.L [@LOC]``: thread with block B, warp W (within the
+  block) and lane L makes the access; LOC names the location (default
+  ``@0``). ``BA``/``GA`` are atomic read-modify-writes (or stores) of block
+  and device scope, ``BL``/``GL`` atomic loads of block and device scope.
   An atomic may carry a memory order: ``BA.acq``, ``GA.rel``, ``GA.ar``
-  (acquire and release); without one it is relaxed.
+  (acquire and release); without one it is relaxed. A load only acquires
+  (``GL.acq``).
 * ``fence B.W.L`` / ``fence.b B.W.L``: that thread's device-scope
   (``__threadfence``) or block-scope (``__threadfence_block``) fence.
 * ``bsync B``: block B passes a ``__syncthreads``.
@@ -22,7 +25,7 @@ Text syntax, used by ``hirace fsm --trace`` and in counterexamples::
 * ``gsync``: every thread passes a grid barrier (``this_grid().sync()``).
 * Events are separated by ``;`` or newlines; ``#`` starts a comment.
 
-Encoding: an access is op ``order * 4 + action`` (below `BSYNC`), with
+Encoding: an access is op ``order * 8 + action`` (below `BSYNC`), with
 order 0 relaxed, 1 acquire, 2 release, 3 both; barrier and fence codes
 start at `BSYNC`. A warp barrier keeps its lane mask in `locs` (0: all lanes).
 """
@@ -37,31 +40,34 @@ import numpy as np
 from hirace_py.fsm import Action
 
 ACQUIRE = 1
-"""Order bit of an atomic access: acquire (op = order * 4 + action)."""
+"""Order bit of an atomic access: acquire (op = order * 8 + action)."""
 RELEASE = 2
 """Order bit of an atomic access: release."""
 ORDER_NAMES = {ACQUIRE: "acq", RELEASE: "rel", ACQUIRE | RELEASE: "ar"}
 
-BSYNC = 16
+ACTION_BITS = 3
+"""Low bits of an access op code that hold its `Action`."""
+
+BSYNC = 32
 """Event op code of a block barrier; codes below it are accesses."""
-WSYNC = 17
+WSYNC = 33
 """Event op code of a warp barrier (mask in `locs`, 0 for all lanes)."""
-GSYNC = 18
+GSYNC = 34
 """Event op code of a grid barrier."""
-FENCE = 19
+FENCE = 35
 """Event op code of a device-scope fence by one thread."""
-FENCE_BLOCK = 20
+FENCE_BLOCK = 36
 """Event op code of a block-scope fence by one thread."""
 
 
 def action_of(op: np.ndarray | int) -> np.ndarray | int:
     """The `Action` value of access op codes."""
-    return op & 3
+    return op & ((1 << ACTION_BITS) - 1)
 
 
 def order_of(op: np.ndarray | int) -> np.ndarray | int:
     """The memory-order bits (ACQUIRE, RELEASE) of access op codes."""
-    return op >> 2
+    return op >> ACTION_BITS
 
 
 @dataclass(frozen=True)
@@ -160,14 +166,14 @@ class TraceSyntaxError(ValueError):
     """A malformed trace; the message names the event and what is wrong."""
 
 
-_ACCESS = re.compile(r"^(R|W|BA|GA)(?:\.(acq|rel|ar))?\s+(\d+)\.(\d+)\.(\d+)(?:\s+@(\w+))?$")
+_ACCESS = re.compile(r"^(R|W|BA|GA|BL|GL)(?:\.(acq|rel|ar))?\s+(\d+)\.(\d+)\.(\d+)(?:\s+@(\w+))?$")
 _FENCE = re.compile(r"^fence(\.b)?\s+(\d+)\.(\d+)\.(\d+)$")
 _BSYNC = re.compile(r"^bsync\s+(\d+)$")
 _WSYNC = re.compile(r"^wsync\s+(\d+)\.(\d+)(?:\s+(0x[0-9a-fA-F]+|\d+))?$")
 _GSYNC = re.compile(r"^gsync$")
 _ORDERS = {name: bits for bits, name in ORDER_NAMES.items()}
 _EXPECTED = (
-    "expected 'R|W|BA|GA[.acq|.rel|.ar] B.W.L [@LOC]', 'fence[.b] B.W.L', "
+    "expected 'R|W|BA|GA|BL|GL[.acq|.rel|.ar] B.W.L [@LOC]', 'fence[.b] B.W.L', "
     "'bsync B', 'wsync B.W [MASK]' or 'gsync'"
 )
 
@@ -192,6 +198,8 @@ def parse(text: str, grid: Grid | None = None) -> Trace:
         if m := _ACCESS.match(event):
             if m[2] and m[1] in ("R", "W"):
                 raise TraceSyntaxError(f"event {n} {event!r}: only atomics have a memory order")
+            if m[2] in ("rel", "ar") and m[1] in ("BL", "GL"):
+                raise TraceSyntaxError(f"event {n} {event!r}: an atomic load cannot release")
             ids = (int(m[3]), int(m[4]), int(m[5]))
             parsed.append((m[1] + ("." + m[2] if m[2] else ""), ids, m[6] or "0"))
         elif m := _FENCE.match(event):
@@ -245,7 +253,7 @@ def parse(text: str, grid: Grid | None = None) -> Trace:
             locs.append(0)
         else:
             action, _, order = kind.partition(".")
-            ops.append(int(Action[action]) + 4 * (_ORDERS[order] if order else 0))
+            ops.append(int(Action[action]) + ((_ORDERS[order] if order else 0) << ACTION_BITS))
             who.append(grid.thread(*ids))
             locs.append(names.setdefault(loc, len(names)))
     return Trace(

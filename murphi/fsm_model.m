@@ -33,7 +33,7 @@ type
   sync_t: 0..3;
   rel_t: 0..3;
   kinds_t: array [action_t] of boolean;  -- a set of kinds of access
-  fsm_t: enum { INIT, RACE, R_Rw_R1, X_Xw_X1, X_A, G_A, R_Rw_Rn, R_Rm, MB_R, X_Xw_A, X_Xw_R1, X_Rw_R1, MB_G, X_Xw_Rn, X_Rw_Rn, X_Rm };
+  fsm_t: enum { INIT, RACE, R_Rw_R1, X_Xw_X1, X_A, G_A, R_Lw_L1, L_Lw_L1, R_Rw_Rn, R_Rm, MB_R, X_Xw_A, R_Rw_L1, X_Xw_R1, X_Rw_R1, X_Xw_L1, X_Lw_L1, X_Aw_L1, MB_G, G_Aw_L1, G_Lw_L1, MB_Lo, X_Xw_Rn, X_Rw_Rn, X_Rm, X_Rw_L1, MB_Ro };
 
 var
   -- The shadow word. The device keeps the last accessor's barrier clocks and
@@ -210,6 +210,48 @@ begin
     case 51, 55, 59: return MB_G;
     else error "next_state: bad action, sync or relation";
     endswitch;
+  case R_Lw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B; R G *
+    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
+    -- R U W
+    case 1: return R_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return R_Rm;
+    -- R U G; R W G; R B G
+    case 3, 7, 11: return MB_R;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
+    case 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case L_Lw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B; R G *
+    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
+    -- R U W
+    case 1: return R_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return R_Rm;
+    -- R U G; R W G; R B G
+    case 3, 7, 11: return MB_R;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
+    case 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
+    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
+    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
+    -- GA U G; GA W G; GA B G
+    case 51, 55, 59: return MB_G;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
   case R_Rw_Rn:
     switch (a * 4 + y) * 4 + r
     -- R U S,W
@@ -286,6 +328,28 @@ begin
     case 60, 61, 62, 63: return G_A;
     else error "next_state: bad action, sync or relation";
     endswitch;
+  case R_Rw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B; R G *
+    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
+    -- R U W
+    case 1: return R_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return R_Rm;
+    -- R U G; R W G; R B G
+    case 3, 7, 11: return MB_R;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
+    case 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- BA U S,W; BA W S,W; GA U S,W; GA W S,W
+    case 32, 33, 36, 37, 48, 49, 52, 53: return X_Xw_A;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
   case X_Xw_R1:
     switch (a * 4 + y) * 4 + r
     -- R U S; R W S,W
@@ -330,6 +394,68 @@ begin
     case 60, 61, 62, 63: return G_A;
     else error "next_state: bad action, sync or relation";
     endswitch;
+  case X_Xw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W
+    case 0, 4, 5: return X_Xw_R1;
+    -- R U W
+    case 1: return X_Xw_Rn;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- R B S,W,B
+    case 8, 9, 10: return X_Rw_R1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W; BA W S,W; GA U S,W; GA W S,W
+    case 32, 33, 36, 37, 48, 49, 52, 53: return X_Xw_A;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case X_Lw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B
+    case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
+    -- R U W
+    case 1: return X_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return X_Rm;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case X_Aw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W
+    case 0, 4, 5: return X_Xw_R1;
+    -- R U W
+    case 1: return X_Xw_Rn;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- R B S,W,B
+    case 8, 9, 10: return X_Rw_R1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
   case MB_G:
     switch (a * 4 + y) * 4 + r
     -- R U S; W U S; W W S,W; W B S,W,B; W G *
@@ -342,6 +468,68 @@ begin
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
+    -- BA G *
+    case 44, 45, 46, 47: return X_A;
+    -- GA U *; GA W *; GA B *
+    case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return MB_G;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case G_Aw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W
+    case 0, 4, 5: return X_Xw_R1;
+    -- R U W
+    case 1: return X_Xw_Rn;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- R B S,W,B
+    case 8, 9, 10: return X_Rw_R1;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
+    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
+    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
+    -- GA U G; GA W G; GA B G
+    case 51, 55, 59: return MB_G;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case G_Lw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B
+    case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
+    -- R U W
+    case 1: return X_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return X_Rm;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
+    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
+    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
+    -- GA U G; GA W G; GA B G
+    case 51, 55, 59: return MB_G;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case MB_Lo:
+    switch (a * 4 + y) * 4 + r
+    -- R U *; R W *; R B *
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- W U W,B,G; W W B,G; W B G; BA U *; BA W *; BA B *
+    case 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: return RACE;
     -- BA G *
     case 44, 45, 46, 47: return X_A;
     -- GA U *; GA W *; GA B *
@@ -408,6 +596,44 @@ begin
     case 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- BA B S,W,B; BA G *; GA B S,W,B
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case X_Rw_L1:
+    switch (a * 4 + y) * 4 + r
+    -- R U S; R W S,W; R B S,W,B
+    case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
+    -- R U W
+    case 1: return X_Rw_Rn;
+    -- R U B; R W B
+    case 2, 6: return X_Rm;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- BA U S,W; BA W S,W; GA U S,W; GA W S,W
+    case 32, 33, 36, 37, 48, 49, 52, 53: return X_Xw_A;
+    -- BA B S,W,B; BA G *; GA B S,W,B
+    case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
+    -- GA G *
+    case 60, 61, 62, 63: return G_A;
+    else error "next_state: bad action, sync or relation";
+    endswitch;
+  case MB_Ro:
+    switch (a * 4 + y) * 4 + r
+    -- R U *; R W *; R B *
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
+    -- R G *
+    case 12, 13, 14, 15: return R_Rw_R1;
+    -- W U S; W W S,W; W B S,W,B; W G *
+    case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
+    -- W U W,B,G; W W B,G; W B G; BA U *; BA W *; BA B *; GA U *; GA W *; GA B *
+    case 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return RACE;
+    -- BA G *
+    case 44, 45, 46, 47: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
     else error "next_state: bad action, sync or relation";

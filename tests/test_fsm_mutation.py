@@ -28,11 +28,17 @@ def test_every_race_entry_flip_is_caught() -> None:
     # The sound-only entries race on some traces and not on others; the
     # exhaustive test lets them raise false alarms, so a flip of one may pass.
     race_entries = np.setdiff1d(race_entries, sorted(fsm.SOUND_ONLY))
-    assert len(race_entries) == 393 - len(fsm.SOUND_ONLY)
-    flips = missed = 0
+    assert len(race_entries) == RACE_ENTRIES - len(fsm.SOUND_ONLY)
+    flips = missed = load_alarms = 0
     for index in race_entries:
         batch = found[int(index)]
         verdicts = crosscheck.oracle_verdicts(batch)
+        if not verdicts[0, -1]:
+            # The witness's RACE is a false alarm: only after an atomic load
+            # (docs/fsm.md, "Atomic loads"), where a flip cannot be told apart.
+            assert crosscheck.compare(batch).loads > 0
+            load_alarms += 1
+            continue
         for other in range(fsm.N_STATES):
             if other == fsm.RACE:
                 continue
@@ -41,8 +47,15 @@ def test_every_race_entry_flip_is_caught() -> None:
             flips += 1
             if crosscheck.compare(batch, table, verdicts).disagreements == 0:
                 missed += 1
-    assert flips == len(race_entries) * (fsm.N_STATES - 1)
+    assert load_alarms == LOAD_FALSE_WITNESSES
+    assert flips == (len(race_entries) - load_alarms) * (fsm.N_STATES - 1)
     assert missed == 0
+
+
+RACE_ENTRIES = 717
+"""RACE entries of the table (27 states x 6 actions x 4 syncs x 4 relations)."""
+LOAD_FALSE_WITNESSES = 25
+"""RACE entries whose shortest witness is a false alarm after an atomic load."""
 
 
 def test_flips_reachable_in_4_events_fail_the_full_exhaustive_comparison() -> None:

@@ -11,7 +11,7 @@ from hirace_py.fsm import Action, Rel, Sync
 
 def test_shape_dtype_and_read_only() -> None:
     t = fsm.TRANSITIONS
-    assert t.shape == (fsm.N_STATES, 4, 4, 4)
+    assert t.shape == (fsm.N_STATES, len(fsm.Action), 4, 4)
     assert t.dtype == np.uint8
     assert fsm.N_STATES <= 32
     with pytest.raises(ValueError):
@@ -43,7 +43,7 @@ def test_grid_barrier_starts_the_history_over() -> None:
     fresh = t[fsm.INIT, :, Sync.U, Rel.S]
     for s in range(fsm.N_STATES):
         for r in Rel:
-            expected = fresh if s != fsm.RACE else np.full(4, fsm.RACE)
+            expected = fresh if s != fsm.RACE else np.full(len(fsm.Action), fsm.RACE)
             assert (t[s, :, Sync.G, r] == expected).all(), fsm.STATES[s]
     # A warp barrier does not order accesses of different warps.
     assert (t[:, :, Sync.W, Rel.B] == t[:, :, Sync.U, Rel.B]).all()

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from hirace_py import crosscheck, oracle, trace
 from hirace_py.fsm import RACE, Action
 from hirace_py.instrument.runtime import include_dir
-from hirace_py.trace import ACQUIRE, BSYNC, FENCE, FENCE_BLOCK, RELEASE, WSYNC, Grid
+from hirace_py.trace import ACQUIRE, ACTION_BITS, BSYNC, FENCE, FENCE_BLOCK, RELEASE, WSYNC, Grid
 from tests import step_harness
 
 GRID = Grid(2, 1, 2)
@@ -43,7 +43,7 @@ CAST = [GRID.thread(0, 0, 0), GRID.thread(0, 0, 1), GRID.thread(1, 0, 0)]
 
 def alphabet() -> list[tuple[int, int, int]]:
     events = [(a, t, D) for a in (Action.R, Action.W) for t in CAST]
-    events += [(Action.GA + 4 * o, t, F) for o in (0, ACQUIRE, RELEASE) for t in CAST]
+    events += [(Action.GA + (o << ACTION_BITS), t, F) for o in (0, ACQUIRE, RELEASE) for t in CAST]
     events += [(FENCE, t, 0) for t in CAST]
     events += [(BSYNC, b, 0) for b in range(GRID.blocks)]
     return events
@@ -186,7 +186,7 @@ def message_traces(draw: st.DrawFn) -> crosscheck.Batch:
             events.append((draw(st.integers(0, 3)), t, draw(st.sampled_from([0, 2]))))
         elif kind == "flag":
             action = draw(st.sampled_from([Action.BA, Action.GA, Action.GA]))
-            events.append((action + 4 * draw(st.integers(0, 3)), t, 1))
+            events.append((action + (draw(st.integers(0, 3)) << ACTION_BITS), t, 1))
         elif kind == "fence":
             events.append((draw(st.sampled_from([FENCE, FENCE, FENCE_BLOCK])), t, 0))
         elif kind == "bsync":

@@ -44,11 +44,13 @@ def _sync_edges(trace: Trace) -> list[tuple[int, int]]:
 
     def scope(i: int) -> str:
         op = ops[i]
-        block_scoped = op == FENCE_BLOCK or (op < BSYNC and action_of(op) == Action.BA)
+        block_scoped = op == FENCE_BLOCK or (op < BSYNC and action_of(op) in (Action.BA, Action.BL))
         return "block" if block_scoped else "device"
 
     edges = []
     for r in atomics:
+        if action_of(ops[r]) in (Action.BL, Action.GL):
+            continue  # a load writes nothing: no release
         u = who[r]
         releases = [(f, (scope(f), scope(r))) for f in fences if f < r and who[f] == u]
         if order_of(ops[r]) & RELEASE:
@@ -78,7 +80,8 @@ def _strong(i: int, j: int, trace: Trace) -> bool:
     kinds = [action_of(int(ops[k])) for k in (i, j)]
     if min(kinds) < Action.BA:
         return False
-    return bool(block[who[i]] == block[who[j]]) or kinds == [Action.GA, Action.GA]
+    device = (Action.GA, Action.GL)
+    return bool(block[who[i]] == block[who[j]]) or all(k in device for k in kinds)
 
 
 def _observation_edges(trace: Trace) -> list[tuple[int, int]]:
@@ -87,7 +90,8 @@ def _observation_edges(trace: Trace) -> list[tuple[int, int]]:
     Literally: a reads the latest write of its location before it (trace
     order is the coherence order); w precedes a when a reads w and the two
     are morally strong, or w precedes an atomic read-modify-write z (every
-    atomic here is one) that a reads, morally strong, in the same sense.
+    atomic here is one, loads included) that a reads, morally strong, in the
+    same sense.
     """
     n = len(trace)
     ops = [int(o) for o in trace.ops]
@@ -168,7 +172,7 @@ def test_vector_clocks_match_explicit_happens_before(trace: Trace) -> None:
 
 
 def test_conflict_rules_of_design_section_3() -> None:
-    R, W, BA, GA = Action
+    R, W, BA, GA, _, _ = Action
     assert not oracle.conflicts(R, R, True) and not oracle.conflicts(R, R, False)
     for a in Action:
         assert oracle.conflicts(W, a, True) and oracle.conflicts(a, W, False)
@@ -178,6 +182,39 @@ def test_conflict_rules_of_design_section_3() -> None:
     assert not oracle.conflicts(GA, GA, False)
     assert oracle.conflicts(BA, GA, False) and oracle.conflicts(BA, BA, False)
     assert oracle.conflicts(R, GA, True) and oracle.conflicts(BA, R, True)
+
+
+
+def test_conflict_rules_of_atomic_loads() -> None:
+    """docs/semantics.md 1.5: a load is a read (no conflict with reads or
+    loads, anywhere) and an atomic (no conflict with atomics whose scopes
+    cover both threads)."""
+    R, W, BA, GA, BL, GL = Action
+    for load in (BL, GL):
+        for other in (R, BL, GL):
+            for same in (True, False):
+                assert not oracle.conflicts(load, other, same)
+                assert not oracle.conflicts(other, load, same)
+        assert oracle.conflicts(load, W, True) and oracle.conflicts(W, load, False)
+        assert not oracle.conflicts(load, BA, True) and not oracle.conflicts(GA, load, True)
+        assert oracle.conflicts(load, BA, False) and oracle.conflicts(BA, load, False)
+    assert not oracle.conflicts(GL, GA, False) and not oracle.conflicts(GA, GL, False)
+    assert oracle.conflicts(BL, GA, False) and oracle.conflicts(GA, BL, False)
+
+
+def test_atomic_loads_in_traces() -> None:
+    # A load races with no read and no load, and with no device-scope atomic.
+    assert not racy("GL 0.0.0; R 1.0.0; BL 0.0.1; GL 1.0.0; R 0.0.1")
+    assert not racy("GL 0.0.0; GA 1.0.0; GL 1.0.1; GA 0.0.1")
+    # It races with a plain write, and across blocks with a block-scope atomic.
+    assert racy("GL 0.0.0; W 1.0.0") and racy("W 0.0.0; BL 0.0.1")
+    assert racy("BL 0.0.0; GA 1.0.0") and racy("GL 0.0.0; BA 1.0.0")
+    # It observes: the atomic write it reads precedes its thread's later accesses.
+    assert not racy("GA 0.0.0; GL 1.0.0; W 1.0.0")
+    assert racy("GA 0.0.0; GL 1.0.0; W 1.0.1")
+    # A load releases nothing: the data before it is not published.
+    assert racy("W 0.0.0 @d; fence 0.0.0; GL 0.0.0 @f; GA.acq 1.0.0 @f; R 1.0.0 @d")
+    assert not racy("W 0.0.0 @d; fence 0.0.0; GA 0.0.0 @f; GL.acq 1.0.0 @f; R 1.0.0 @d")
 
 
 def test_first_racing_pair_is_reported() -> None:

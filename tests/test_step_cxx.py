@@ -36,7 +36,7 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run_harness(exe: Path, batch: crosscheck.Batch, sites: np.ndarray) -> np.ndarray:
     """States after each event from the C++ step(), as replay() returns them."""
-    return step_harness.run(exe, batch, sites, n_sites=4)
+    return step_harness.run(exe, batch, sites, n_sites=len(fsm.Action))
 
 
 def site_choices(batch: crosscheck.Batch) -> list[np.ndarray]:
@@ -80,7 +80,7 @@ def test_exhaustive_sample_through_cxx_step(harness: Path) -> None:
         keep = np.flatnonzero(~(batch.ops == GSYNC).any(axis=1))
         if keep.size == 0:
             continue
-        rows = rng.choice(keep, SAMPLE // 38, replace=False)
+        rows = rng.choice(keep, SAMPLE // 54, replace=False)
         parts.append((batch.ops[rows], batch.who[rows], batch.locs[rows]))
     ops, who, locs = (np.concatenate(p) for p in zip(*parts, strict=True))
     sample = crosscheck.Batch(GRID, ops, who, locs)

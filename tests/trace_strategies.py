@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from hirace_py.trace import BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid, Trace
+from hirace_py.fsm import Action
+from hirace_py.trace import ACTION_BITS, BSYNC, FENCE, FENCE_BLOCK, GSYNC, WSYNC, Grid, Trace
 
 
 @st.composite
@@ -23,7 +24,10 @@ def traces(
     )
     n_locs = draw(st.integers(1, 2))
     cast = draw(st.lists(st.integers(0, grid.threads - 1), min_size=1, max_size=4))
-    weights = draw(st.sampled_from([(6, 1, 1, 1), (1, 1, 4, 4), (3, 1, 1, 4), (2, 2, 2, 2)]))
+    # Per action (R, W, BA, GA, BL, GL); the last two mixes are the atomic
+    # loads' own: loads with reads, and loads with device-scope atomics.
+    weights = draw(st.sampled_from([(6, 1, 1, 1, 0, 0), (1, 1, 4, 4, 0, 0), (3, 1, 1, 4, 0, 0),
+                                    (2, 2, 2, 2, 1, 1), (4, 1, 0, 0, 2, 4), (1, 1, 1, 4, 1, 4)]))
     actions = [a for a, w in enumerate(weights) for _ in range(w)]
     n = draw(st.integers(1, max_events))
     ops, who, locs = [], [], []
@@ -35,8 +39,9 @@ def traces(
         t = draw(st.sampled_from(cast))
         if kind == "access":
             op = draw(st.sampled_from(actions))
-            if extended and op >= 2:
-                op += 4 * draw(st.integers(0, 3))
+            if extended and op >= Action.BA:
+                load = op in (Action.BL, Action.GL)
+                op += draw(st.integers(0, 1 if load else 3)) << ACTION_BITS
             ops.append(op)
             who.append(t)
             locs.append(draw(st.integers(0, n_locs - 1)))

@@ -26,8 +26,9 @@ from hirace_py.trace import (
 
 EPILOG = """\
 trace syntax: events separated by ';' or newlines
-  R|W|BA|GA B.W.L [@LOC]   thread (block B, warp W, lane L) accesses LOC (default @0)
-  BA|GA.acq|.rel|.ar ...   an atomic with acquire, release or both orders
+  R|W|BA|GA|BL|GL B.W.L [@LOC]  thread (block B, warp W, lane L) accesses LOC (default @0);
+                           BA/GA atomic, BL/GL atomic load, of block/device scope
+  BA|GA.acq|.rel|.ar ...   an atomic with acquire, release or both orders (a load: .acq)
   fence B.W.L              __threadfence() by that thread (fence.b: _block)
   bsync B                  block B passes __syncthreads
   wsync B.W [MASK]         lanes MASK (default all) of warp W of block B: __syncwarp

@@ -86,6 +86,10 @@ CASTS = {
 
 # Classification of CUDA's built-ins, from the catalogue (hirace_py/cuda_api.toml).
 ATOMICS = {name: ("BA" if scope == "block" else "GA") for name, scope in atomic_scopes().items()}
+LIBCU_ACTIONS = {
+    "BA": "kBlockAtomic", "GA": "kDeviceAtomic", "BL": "kBlockLoad", "GL": "kDeviceLoad",
+}  # fmt: skip
+"""The runtime's enumerator of each action a libcu++ atomic operation makes."""
 LOADS = cuda_api.names("load")
 STORES = cuda_api.names("store")
 BARRIERS = cuda_api.names("barrier")
@@ -1132,9 +1136,12 @@ class Planner:
             tail = ", ".join(sites)
             return ((call, f", {tail})") if op.arrow else
                     (f"(*{call}&(", f"), {tail}))"))  # fmt: skip
-        action = "BA" if scope == "block" else "GA"
+        # A load (`load`, `wait`, the conversion to the value type) reads and
+        # writes nothing: an atomic load (docs/semantics.md 1.2).
+        load = op.kind == "load"
+        action = ("BL" if load else "BA") if scope == "block" else ("GL" if load else "GA")
         site = self.site(obj, action, function, op.order)
-        tail = (f", {site}, hirace::{'kBlockAtomic' if action == 'BA' else 'kDeviceAtomic'}, "
+        tail = (f", {site}, hirace::{LIBCU_ACTIONS[action]}, "
                 f"{libcu.order_bits(op.order)}u)")  # fmt: skip
         if op.type.reference:
             return ((f"(&hirace::ref({CTX}, *(", f"){tail})") if op.arrow else

@@ -24,7 +24,7 @@ class Site:
     line: int
     column: int
     action: str
-    """R, W, BA or GA."""
+    """R, W, BA, GA, BL or GL."""
     function: str
     expr: str
     """The accessed expression as written (shortened)."""

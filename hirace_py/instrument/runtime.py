@@ -7,7 +7,7 @@ import hashlib
 from pathlib import Path
 
 import hirace_py
-from hirace_py import fastpath, fsm, shadow
+from hirace_py import cxx_enums, fastpath, fsm, shadow
 from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.instrument import state
 from hirace_py.templating import environment
@@ -27,6 +27,8 @@ def render_header() -> str:
             race=fsm.RACE,
             init=fsm.INIT,
             keeps=fastpath.KEEPS,
+            n_actions=len(fsm.Action),
+            action_names=[cxx_enums.ENUMS["Action"].enumerator(a) for a in fsm.Action],
             ordered_before_last=sum(1 << i for i in fsm.ORDERED_BEFORE_LAST),
             message_state=fsm.MESSAGE_STATE,
             reads_state=fsm.READS_STATE,

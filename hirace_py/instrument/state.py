@@ -78,7 +78,7 @@ LOG_FIELDS: list[tuple[str, str, str]] = [
     ("word", U64, "address of the shadow word of the element"),
     ("block", U64, "accessing block (linear)"),
     ("site", U32, "access site"),
-    ("action", U32, "R, W, BA or GA"),
+    ("action", U32, "R, W, BA, GA, BL or GL"),
     ("tid", U32, "accessing thread (linear index in block)"),
     ("bc", U32, "its block-barrier clock"),
     ("wc", U32, "its warp-barrier clock"),
@@ -91,7 +91,7 @@ BOUNDS_FIELDS: list[tuple[str, str, str]] = [
     ("site", U32, "access site"),
     ("var", U32, "variable id of the region"),
     ("tid", U32, "accessing thread (linear index in block)"),
-    ("action", U32, "R, W, BA or GA"),
+    ("action", U32, "R, W, BA, GA, BL or GL"),
 ]
 
 STATE_FIELDS: list[tuple[str, str, str]] = [

@@ -107,7 +107,7 @@ def classify(race: Race, values: list[Race], block: tuple[int, int, int],
     """Why the values engine missed `race`, an FSM race (see the module's docstring);
     `messages`: the values engine left conflicts unreported as possibly ordered
     by a message (a `values-messages` notice)."""
-    atomic = any(a.site is not None and a.site.action in ("BA", "GA")
+    atomic = any(a.site is not None and a.site.action in ("BA", "GA", "BL", "GL")
                  for a in (race.first, race.second))  # fmt: skip
     if race.kind == "atomic-plain" or atomic:
         return "atomics"

@@ -10,10 +10,10 @@
 //   rc_shift rc_bits
 //   n_traces n_events
 //   then per trace, per event: op who loc site, op in hirace_py.trace's codes:
-//   (below 16 an access of word `loc`, action op & 3 and memory order op >> 2;
-//   an atomic's flag is the word's address; 16 a block barrier of block `who`,
-//   17 a warp barrier of warp `who` with the lane mask `loc`, 0 for all lanes:
-//   each lane in the mask calls warp_barrier(mask); 19 and 20 a device- and a
+//   (below 32 an access of word `loc`, action op & 7 and memory order op >> 3;
+//   an atomic's flag is the word's address; 32 a block barrier of block `who`,
+//   33 a warp barrier of warp `who` with the lane mask `loc`, 0 for all lanes:
+//   each lane in the mask calls warp_barrier(mask); 35 and 36 a device- and a
 //   block-scope fence by thread `who`)
 // Output (stdout): per trace one line of states, -1 at barriers.
 // Built with -DHIRACE_GROUP_LOG2=k, the runtime's lane groups are 2^k lanes.
@@ -91,18 +91,18 @@ int main() {
     for (unsigned long long e = 0; e < n_events; ++e) {
       unsigned op = read_u(), who = read_u(), loc = read_u(), site = read_u();
       int out = -1;
-      if (op < 16) {
-        unsigned action = op & 3u, order = op >> 2;
+      if (op < 32) {
+        unsigned action = op & 7u, order = op >> 3;
         hirace::before_atomic(th[who], &words[loc], action, order);
         hirace::step(th[who], &words[loc], action, site, 0, loc);
         hirace::after_atomic(th[who], &words[loc], action, order);
         out = int(words[loc] & hirace::kStateMask);
-      } else if (op == 19 || op == 20) {
-        th[who].fence(op == 19);
-      } else if (op == 16) {
+      } else if (op == 35 || op == 36) {
+        th[who].fence(op == 35);
+      } else if (op == 32) {
         for (unsigned t = who * warps * lanes; t < (who + 1) * warps * lanes; ++t)
           th[t].block_barrier();
-      } else if (op == 17) {
+      } else if (op == 33) {
         unsigned mask = loc == 0 ? 0xffffffffu : loc;
         for (unsigned t = who * lanes; t < (who + 1) * lanes; ++t)
           if (mask >> (t % lanes) & 1u) th[t].warp_barrier(mask);
