@@ -74,7 +74,8 @@ def _label(triples: list[tuple[Action, Sync, Rel]]) -> str:
 
 
 _CLUSTERS = {
-    "R": "history: reads only",
+    "R": "history: reads and atomic loads only",
+    "L": "history: device-scope atomic loads only",
     "G": "history: device-scope atomics only",
     "X": "history: anything else",
     "MB": "several blocks",
