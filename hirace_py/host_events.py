@@ -78,12 +78,15 @@ MEMCPY_KINDS: tuple[str, ...] = (
 def _footprint_class(summary: fsm.Summary) -> int:
     if summary.kind == "init":
         return 0
-    return 1 if summary.kind in ("single", "multi") and summary.cross == "R" else 2
+    # Only read: a plain read by another block conflicts with nothing in the
+    # history (reads and atomic loads only).
+    return 1 if summary.kind in ("single", "multi") and fsm.Action.R in summary.cross else 2
 
 
 FOOTPRINT_CLASS: tuple[int, ...] = tuple(_footprint_class(s) for s in fsm.SUMMARIES)
 """What a launch did to a shadow unit, by the FSM state it left there: 0 not
-touched (INIT), 1 only read (the whole history's cross-block class is R),
+touched (INIT), 1 only read (reads and atomic loads: the cross-block class
+of the whole history admits a plain read),
 2 written, updated atomically or raced. A unit read and then written counts
 as written (the state does not keep the order of the first two accesses)."""
 
