@@ -85,3 +85,37 @@ def test_bytes_that_are_not_utf8_come_back_unchanged(tmp_path: Path) -> None:
     assert original.splitlines()[0] in rewritten.splitlines()
     assert b"// caf\xe9\n" in rewritten
     assert rewritten.count(b"\xe9") == original.count(b"\xe9") == 2
+
+
+LAMBDA = Path(__file__).parent / "lambdas" / "device_lambda.cu"
+
+
+def test_device_lambda_from_host_builds_runs_and_is_warned(tmp_path: Path) -> None:
+    """A template kernel launched with a host-written __device__ lambda builds
+    for the CPU (it failed in g++: the closure type was spelled `(lambda at
+    ...)`), runs, and the lambda's unchecked body is a `device-lambda` warning."""
+    result = instrument(source_text.read(LAMBDA), str(LAMBDA), target="cpu", program=True,
+                        header_dir=tmp_path / "headers")  # fmt: skip
+    lambdas = [w for w in result.tables.warnings if w.code == "device-lambda"]
+    assert [w.line for w in lambdas] == [14]
+    output = tmp_path / "device_lambda"
+    program.build(BuildOptions(sources=(LAMBDA,), output=output, cpu=True))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    proc = subprocess.run([str(output)], capture_output=True, text=True, timeout=120, env=clean,
+                          check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == _expected(LAMBDA, "expect")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_device_lambda_instrumented_compiles_with_nvcc(tmp_path: Path) -> None:
+    result = instrument(source_text.read(LAMBDA), str(LAMBDA), header_dir=tmp_path / "headers")
+    result.write_headers()
+    out = tmp_path / "device_lambda.hirace.cu"
+    source_text.write(out, result.source)
+    proc = subprocess.run(
+        ["nvcc", "-c", "-arch=sm_80", "-std=c++17", "--extended-lambda", "-I", include_dir(),
+         "-o", str(out.with_suffix(".o")), str(out)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr

@@ -1248,6 +1248,20 @@ class Planner:
             ):
                 yield c
 
+    def warn_device_lambdas(self, host: ci.Cursor) -> None:
+        """Warn of each extended `__device__` lambda written in host function
+        `host`: its body runs on the device but is not instrumented (a lambda
+        in device code is checked as part of the function it is written in)."""
+        for c in host.walk_preorder():
+            if c.kind != K.LAMBDA_EXPR:
+                continue
+            body = next((k for k in c.get_children() if k.kind == K.COMPOUND_STMT), None)
+            end = body.extent.start.offset if body is not None else c.extent.end.offset
+            if any(t.spelling == "__device__" for t in self.tokens(c)
+                   if t.extent.start.offset < end):  # fmt: skip
+                self.warn(c, "device-lambda", "a __device__ lambda written in host code is not "
+                          "instrumented; memory accesses in its body are not tracked")  # fmt: skip
+
     def emit_declaration_copy(self, decl: ci.Cursor) -> None:
         sig = self.signature_edits(decl)
         if sig is None:
@@ -1282,6 +1296,8 @@ class Planner:
             self.device_names.add(f.spelling)
             self.device_usrs.add(f.get_usr())
         for f in functions:
+            if K.CUDADEVICE_ATTR not in attributes(f) and K.CUDAGLOBAL_ATTR not in attributes(f):
+                self.warn_device_lambdas(f)
             if f.kind in (K.CONSTRUCTOR, K.DESTRUCTOR) and K.CUDADEVICE_ATTR in attributes(f):
                 self.warn(
                     f,

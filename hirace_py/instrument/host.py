@@ -444,6 +444,15 @@ class HostPlanner:
             kernel_type = f"void (*)({arguments})"
         elif ref.get_num_template_arguments() > 0 and callee.type.kind == ci.TypeKind.POINTER:
             kernel_type = callee.type.get_canonical().spelling
+            if "(lambda at " in kernel_type:
+                # A closure type has no name to spell: each parameter of one is
+                # the decayed type of its argument, which deduced it.
+                params = callee.type.get_pointee().get_canonical().argument_types()
+                arguments = self.launch_arguments(c)
+                types = [f"std::decay_t<decltype({self.p.text(a)})>"
+                         if "(lambda at " in t.spelling else t.spelling
+                         for t, a in zip(params, arguments, strict=False)]  # fmt: skip
+                kernel_type = f"void (*)({', '.join(types)})"
         else:
             return
         self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
