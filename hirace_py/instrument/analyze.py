@@ -702,10 +702,11 @@ class Planner:
                 for key, (v, f) in self.shared_vars.items()
                 if not v.function and self.positions.get(key, here) < here
             )
-            # Dynamic shared memory, under the unit's first name for it
-            # (add_dynamic_shared in the runtime header says why).
+            # Dynamic shared memory, under the unit's first name for it, unless
+            # the kernel declares it itself (add_dynamic_shared in the runtime
+            # header says why).
             dynamic = [vf for vf in self.shared_vars.values() if vf[0].kind == "dynamic_shared"]
-            if dynamic:
+            if dynamic and not any(v.function == fn.spelling for v, _ in dynamic):
                 v, f = dynamic[0]
                 prologue += self.registration(v, f, "hirace::dynamic_shared_base()")
             plan.edits.append(edits.insert(body.extent.start.offset + 1, prologue))
