@@ -189,13 +189,13 @@ class Planner:
         self.site_bases: dict[str, int] = {}
         self.variable_bases: dict[str, int] = {}
         self.positions: dict[str, tuple[int, int]] = {}
+        """Where variables and functions are declared in the unit: (top-level index, offset)."""
         self.tile_widths: set[int | None] = set()
         """Widths of the tiles the device code partitions groups into (None: not a constant)."""
         self.warp_barrier_widths: set[int | None] = set()
         """Widths of the warp-level barriers it calls (groups.group_log2)."""
         self.member_callers: set[str] = set()
         """Member names called through a dependent object (`call_member`)."""
-        """Where variables and functions are declared in the unit: (top-level index, offset)."""
 
     # -- helpers -----------------------------------------------------------
 
@@ -943,7 +943,7 @@ class Planner:
         template, where a class of the file has a device `put`): which class it
         calls is known only per instantiation, so the call goes through the
         unit's caller for the name, `hirace_member_put::call(0, t, (o), i, v)`
-        (HIRACE_MEMBER_CALLER in the runtime header), which takes the checked
+        (HIRACE_MEMBER_CALLER, templates/hirace_callers.h), which takes the checked
         overload where the class has one and counts the call otherwise."""
         if self.call_through(c, member.obj, f"hirace_member_{member.name}::call",
                              member.arrow, plan):  # fmt: skip
@@ -952,7 +952,7 @@ class Planner:
     def call_through(self, c: ci.Cursor, obj: ci.Cursor, caller: str, arrow: bool,
                      plan: FunctionPlan) -> bool:  # fmt: skip
         """Rewrite call `c` of (a member of) `obj` as `caller(0, t, (obj), args...)`
-        (`*(obj)` for `arrow`): the callers of the runtime header pick the checked
+        (`*(obj)` for `arrow`): the callers of templates/hirace_callers.h pick the checked
         overload per instantiation. False (warned) in a macro expansion."""
         paren = self.call_paren(c)
         if paren is None or self.inside_macro(obj):
@@ -1050,7 +1050,6 @@ class Planner:
         if member is not None and member.name in self.device_names:
             self.call_member(c, member, plan)
             return
-
         if ref is not None and ref.kind in FUNCTIONS | {K.CONSTRUCTOR} and not self.in_main(ref):
             f = ref.location.file
             if f is not None and not self.system_file(f.name):

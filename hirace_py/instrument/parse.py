@@ -171,7 +171,7 @@ def dependent_member(call: ci.Cursor) -> DependentMember | None:
         return None
     end = objects[0].extent.end.offset
     tokens = [t for t in callee.get_tokens() if t.extent.start.offset >= end]
-    if tokens and len(tokens) > 1 and tokens[1].spelling == "template":
+    if len(tokens) > 1 and tokens[1].spelling == "template":
         del tokens[1]
     if (len(tokens) != 2 or tokens[0].spelling not in (".", "->")
             or tokens[1].kind != ci.TokenKind.IDENTIFIER):  # fmt: skip
