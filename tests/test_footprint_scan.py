@@ -35,16 +35,20 @@ def expected_runs(ops: str, alloc: int) -> list[tuple[int, int, int, str]]:
     return runs
 
 
-@pytest.fixture(scope="module")
-def dumped(tmp_path_factory: pytest.TempPathFactory) -> tuple[host_events.HostRecord, list[str]]:
-    where = tmp_path_factory.mktemp("footprint")
+def _build(source: str, output: Path) -> None:
+    """Build tests/footprint's `source` for the CPU, from inside that folder."""
     old = os.getcwd()
     os.chdir(HERE)
     try:
-        program.build(BuildOptions(sources=(Path("runs.cu"),),
-                                   output=where / "runs", cpu=True))  # fmt: skip
+        program.build(BuildOptions(sources=(Path(source),), output=output, cpu=True))
     finally:
         os.chdir(old)
+
+
+@pytest.fixture(scope="module")
+def dumped(tmp_path_factory: pytest.TempPathFactory) -> tuple[host_events.HostRecord, list[str]]:
+    where = tmp_path_factory.mktemp("footprint")
+    _build("runs.cu", where / "runs")
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
     env["HIRACE_DUMP"] = str(where / "dump.json")
     run = subprocess.run([str(where / "runs")], capture_output=True, text=True, timeout=120,
@@ -90,13 +94,7 @@ def test_the_next_launch_finds_the_shadow_clear(tmp_path: Path, dump_wanted: boo
     """Without a dump the scan keeps no runs but still clears the shadow: the
     second launch's writes, by threads of other blocks than the first's, race
     with nothing (a shadow left as the first launch wrote it reports a race)."""
-    old = os.getcwd()
-    os.chdir(HERE)
-    try:
-        program.build(BuildOptions(sources=(Path("relaunch.cu"),),
-                                   output=tmp_path / "relaunch", cpu=True))  # fmt: skip
-    finally:
-        os.chdir(old)
+    _build("relaunch.cu", tmp_path / "relaunch")
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
     env["HIRACE_EXITCODE"] = "1"
     if dump_wanted:
