@@ -57,6 +57,11 @@ SITE_CLOCK_BITS = 12
 RELEASE_BITS = 8
 """Widest release-count field; it takes only what the clocks spare above SITE_CLOCK_BITS."""
 MAX_THREADS_PER_BLOCK = 1024
+MAX_GRAN_LOG2 = 3
+"""log2 of the widest shadow unit: one word covers at most an 8-byte scalar.
+A variable's unit is log2 of its smallest scalar's size, at most this
+(instrument.analyze.gran_log2 from the parse's types; the host runtime's
+scalar_gran for the pointee types only an instantiation knows)."""
 FIELD_ORDER = ("state", "site", "tid", "block", "rc", "wc", "bc")
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from hirace_py import cuda_api, source_text
+from hirace_py import cuda_api, shadow, source_text
 from hirace_py.cuda_api import atomic_scopes
 from hirace_py.instrument import edits, groups, libcu
 from hirace_py.instrument.files import (
@@ -123,7 +123,7 @@ def gran_log2(t: ci.Type) -> int:
     size = t.get_size()
     if size <= 0:
         return 0
-    return min(max(size.bit_length() - 1, 0), 3)
+    return min(max(size.bit_length() - 1, 0), shadow.MAX_GRAN_LOG2)
 
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")

@@ -67,6 +67,7 @@ def render_host_header(engine: str = "fsm") -> str:
             engine=engine,
             version=hirace_py.__version__,
             word_bits=shadow.WORD_BITS,
+            max_gran_log2=shadow.MAX_GRAN_LOG2,
             state_bits=fsm.STATE_BITS,
             min_clock_bits=shadow.MIN_CLOCK_BITS,
             site_clock_bits=shadow.SITE_CLOCK_BITS,
