@@ -22,10 +22,10 @@ epochs: sync U, relation S, W or B) does not test for a word in RACE: the
 table keeps RACE in RACE there (checked here), and the runtime's test of the
 decided state sends it out of line, where a replay logs the access.
 
-A device atomic after an access by another block is decided in line too, as
-sync U and relation G: the table's relation-G entries of that action are the
-same at the sync statuses the runtime's full decision can give (U, W and B;
-checked here), so the stored clocks need no decoding.
+An access after one by another block is decided in line too, as sync U and
+relation G: the table's relation-G entries of every action are the same at
+the sync statuses the runtime's full decision can give (U, W and B; checked
+here), so the stored clocks need no decoding.
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ assert all(
     for r in (fsm.Rel.S, fsm.Rel.W, fsm.Rel.B)
 ), "the in-line decision relies on RACE staying RACE"
 assert all(
-    len({fsm.step(s, fsm.Action.GA, y, fsm.Rel.G) for y in (fsm.Sync.U, fsm.Sync.W, fsm.Sync.B)})
-    == 1
+    len({fsm.step(s, a, y, fsm.Rel.G) for y in (fsm.Sync.U, fsm.Sync.W, fsm.Sync.B)}) == 1
     for s in range(fsm.N_STATES)
-), "the in-line decision of a device atomic after another block's access relies on it"
+    for a in fsm.Action
+), "the in-line decision of an access after another block's relies on it"
 KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
 FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)
