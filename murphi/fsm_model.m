@@ -18,7 +18,6 @@ const
   BLOCKS: 2;
   WARPS: 2;      -- warps per block
   LANES: 2;      -- threads per warp
-  THREADS: 8;  -- thread t = (block * WARPS + warp) * LANES + lane
 
   -- Actions (hirace_py.fsm.Action), syncs (Sync) and relations (Rel), as numbered there.
   ACT_R: 0;  ACT_W: 1;  ACT_BA: 2;  ACT_GA: 3;
@@ -26,9 +25,14 @@ const
   REL_S: 0;  REL_W: 1;  REL_B: 2;  REL_G: 3;
 
 type
-  thread_t: 0..THREADS-1;
-  block_t: 0..BLOCKS-1;
-  warp_t: 0..BLOCKS*WARPS-1;   -- global warp id: block * WARPS + warp
+  -- A thread is (block, warp of the block, lane of the warp). Each coordinate
+  -- is a scalarset: nothing in the model tells one block (warp, lane) from
+  -- another but equality, so Rumur's symmetry reduction may rename them
+  -- (murphi/README.md, "Symmetry").
+  block_t: scalarset(BLOCKS);
+  wl_t: scalarset(WARPS);
+  lane_t: scalarset(LANES);
+  thread_t: record b: block_t; w: wl_t; l: lane_t; end;
   action_t: 0..3;
   sync_t: 0..3;
   rel_t: 0..3;
@@ -55,8 +59,10 @@ var
   -- warp (after a __syncwarp of that warp), then its block (after a
   -- __syncthreads); never any thread of another block. So it is enough to know,
   -- per kind of access:
-  fresh: array [thread_t] of kinds_t;      -- t made one known to t only
-  warp_known: array [warp_t] of kinds_t;   -- a lane made one known to the warp only
+  fresh: array [block_t] of array [wl_t] of array [lane_t] of kinds_t;
+                                           -- t made one known to t only
+  warp_known: array [block_t] of array [wl_t] of kinds_t;
+                                           -- a lane made one known to the warp only
   block_made: array [block_t] of kinds_t;  -- a thread of the block made one
   -- Observation (docs/semantics.md 1.6): an atomic observes every earlier
   -- atomic (every atomic is a read-modify-write, and on one location each is
@@ -69,26 +75,21 @@ var
   --   unseen_block[v][c]: block c (not v's) made a GA after it, the one
   --     atomic an atomic of v may conflict with and yet not race with (a BA
   --     of another block races with any access of v before v could observe it).
-  latest: array [thread_t] of boolean;
-  unseen_block: array [thread_t] of array [block_t] of boolean;
+  latest: array [block_t] of array [wl_t] of array [lane_t] of boolean;
+  unseen_block: array [block_t] of array [wl_t] of array [lane_t] of array [block_t] of boolean;
   raced: boolean;   -- this launch's history contains a race (sticky)
 
-function block_of(t: thread_t): block_t;
+function same_thread(t: thread_t; u: thread_t): boolean;
 begin
-  return t / (WARPS * LANES);
-end;
-
-function warp_of(t: thread_t): warp_t;
-begin
-  return t / LANES;
+  return t.b = u.b & t.w = u.w & t.l = u.l;
 end;
 
 -- Relation of accessor t to the last accessor p, as the device computes it.
 function relation(t: thread_t; p: thread_t): rel_t;
 begin
-  if t = p then return REL_S; endif;
-  if warp_of(t) = warp_of(p) then return REL_W; endif;
-  if block_of(t) = block_of(p) then return REL_B; endif;
+  if same_thread(t, p) then return REL_S; endif;
+  if t.b = p.b & t.w = p.w then return REL_W; endif;
+  if t.b = p.b then return REL_B; endif;
   return REL_G;
 end;
 
@@ -684,9 +685,10 @@ end;
 -- The syncs worth trying for an access of kind a by t: the possible ones,
 -- except that of possible syncs that lead to the same next state only the
 -- lowest is tried (the others would fire a rule with the same effect).
-function sync_to_try(t: thread_t; a: action_t; y: sync_t): boolean;
-var r: rel_t; next: fsm_t;
+function sync_to_try(b: block_t; w: wl_t; l: lane_t; a: action_t; y: sync_t): boolean;
+var t: thread_t; r: rel_t; next: fsm_t;
 begin
+  t.b := b; t.w := w; t.l := l;
   r := relation(t, last);
   if !sync_possible(r, y) then return false; endif;
   next := next_state(fsm, a, y, r);
@@ -720,26 +722,19 @@ end;
 -- block (nothing orders accesses of two blocks); and, if it is an atomic,
 -- no atomic in t's past observed it.
 function races(t: thread_t; a: action_t): boolean;
-var b: block_t; w: warp_t;
 begin
-  b := block_of(t);
-  w := warp_of(t);
   for k: action_t do
-    if conflicts(a, k, true) then
-      for u := b * WARPS * LANES to (b + 1) * WARPS * LANES - 1 do
-        if u != t & fresh[u][k] & (!is_atomic(k) | !latest[t]) then
-          return true;
-        endif;
-      endfor;
-      for v := b * WARPS to (b + 1) * WARPS - 1 do
-        if v != w & warp_known[v][k] & (!is_atomic(k) | !latest[t]) then
-          return true;
-        endif;
+    if conflicts(a, k, true) & (!is_atomic(k) | !latest[t.b][t.w][t.l]) then
+      for w: wl_t do
+        for l: lane_t do
+          if !(w = t.w & l = t.l) & fresh[t.b][w][l][k] then return true; endif;
+        endfor;
+        if w != t.w & warp_known[t.b][w][k] then return true; endif;
       endfor;
     endif;
     if conflicts(a, k, false) then
       for c: block_t do
-        if c != b & block_made[c][k] & (k != ACT_GA | unseen_block[t][c]) then
+        if c != t.b & block_made[c][k] & (k != ACT_GA | unseen_block[t.b][t.w][t.l][c]) then
           return true;
         endif;
       endfor;
@@ -752,24 +747,33 @@ end;
 procedure observe(t: thread_t);
 begin
   clear latest;
-  latest[t] := true;
-  clear unseen_block[t];
+  latest[t.b][t.w][t.l] := true;
+  clear unseen_block[t.b][t.w][t.l];
 end;
 
--- After a barrier, what any participant's past observed, every participant's
--- does: an atomic is unseen by a participant only if unseen by all of them.
-procedure join_unseen(first: thread_t; last_t: thread_t);
+-- After a barrier of warp w of block b (of all of block b if whole), what any
+-- participant's past observed, every participant's does: an atomic is unseen
+-- by a participant only if unseen by all of them.
+procedure join_unseen(b: block_t; w0: wl_t; whole: boolean);
 var any_latest: boolean; all_block: array [block_t] of boolean;
 begin
   any_latest := false;
-  all_block := unseen_block[first];
-  for v := first to last_t do
-    any_latest := any_latest | latest[v];
-    for c: block_t do all_block[c] := all_block[c] & unseen_block[v][c]; endfor;
+  for c: block_t do all_block[c] := true; endfor;
+  for w: wl_t do
+    if whole | w = w0 then
+      for l: lane_t do
+        any_latest := any_latest | latest[b][w][l];
+        for c: block_t do all_block[c] := all_block[c] & unseen_block[b][w][l][c]; endfor;
+      endfor;
+    endif;
   endfor;
-  for v := first to last_t do
-    latest[v] := any_latest;
-    unseen_block[v] := all_block;
+  for w: wl_t do
+    if whole | w = w0 then
+      for l: lane_t do
+        latest[b][w][l] := any_latest;
+        unseen_block[b][w][l] := all_block;
+      endfor;
+    endif;
   endfor;
 end;
 
@@ -800,22 +804,30 @@ procedure canonical_observation();
 var pending: boolean;
 begin
   pending := false;
-  for u: thread_t do
-    pending := pending | fresh[u][ACT_BA] | fresh[u][ACT_GA];
-  endfor;
-  for w: warp_t do
-    pending := pending | warp_known[w][ACT_BA] | warp_known[w][ACT_GA];
+  for b: block_t do
+    for w: wl_t do
+      pending := pending | warp_known[b][w][ACT_BA] | warp_known[b][w][ACT_GA];
+      for l: lane_t do
+        pending := pending | fresh[b][w][l][ACT_BA] | fresh[b][w][l][ACT_GA];
+      endfor;
+    endfor;
   endfor;
   if !pending then clear latest; endif;
   for c: block_t do
     if !block_made[c][ACT_GA] then
-      for v: thread_t do unseen_block[v][c] := false; endfor;
+      for b: block_t do
+        for w: wl_t do
+          for l: lane_t do unseen_block[b][w][l][c] := false; endfor;
+        endfor;
+      endfor;
     endif;
   endfor;
 end;
 
-procedure access(t: thread_t; a: action_t; y: sync_t);
+procedure access(b: block_t; w: wl_t; l: lane_t; a: action_t; y: sync_t);
+var t: thread_t;
 begin
+  t.b := b; t.w := w; t.l := l;
   -- The history (empty once it has raced).
   if !raced then
     if races(t, a) then
@@ -827,15 +839,19 @@ begin
       excused := sound_only(fsm, a, y, relation(t, last));
       forget_history();
     else
-      fresh[t][a] := true;
-      drop_redundant(fresh[t]);
-      block_made[block_of(t)][a] := true;
-      drop_redundant(block_made[block_of(t)]);
-      for v: thread_t do
-        if block_of(v) != block_of(t) & a = ACT_GA then
-          unseen_block[v][block_of(t)] := true;
-        endif;
-      endfor;
+      fresh[t.b][t.w][t.l][a] := true;
+      drop_redundant(fresh[t.b][t.w][t.l]);
+      block_made[t.b][a] := true;
+      drop_redundant(block_made[t.b]);
+      if a = ACT_GA then
+        for c: block_t do
+          if c != b then
+            for v: wl_t do
+              for m: lane_t do unseen_block[c][v][m][b] := true; endfor;
+            endfor;
+          endif;
+        endfor;
+      endif;
       if is_atomic(a) then observe(t); endif;
       canonical_observation();
     endif;
@@ -854,31 +870,29 @@ end;
 -- participant after it).
 procedure block_barrier(b: block_t);
 begin
-  for u := b * WARPS * LANES to (b + 1) * WARPS * LANES - 1 do
-    clear fresh[u];
+  for w: wl_t do
+    clear warp_known[b][w];
+    for l: lane_t do clear fresh[b][w][l]; endfor;
   endfor;
-  for w := b * WARPS to (b + 1) * WARPS - 1 do
-    clear warp_known[w];
-  endfor;
-  join_unseen(b * WARPS * LANES, (b + 1) * WARPS * LANES - 1);
+  join_unseen(b, last.w, true);  -- the warp is ignored: the whole block joins
   canonical_observation();
-  if block_of(last) = b then bsince := true; endif;
+  if last.b = b then bsince := true; endif;
 end;
 
-procedure warp_barrier(w: warp_t);
+procedure warp_barrier(b: block_t; w: wl_t);
 begin
-  for u := w * LANES to (w + 1) * LANES - 1 do
+  for l: lane_t do
     for k: action_t do
-      if fresh[u][k] then
-        warp_known[w][k] := true;
-        fresh[u][k] := false;
+      if fresh[b][w][l][k] then
+        warp_known[b][w][k] := true;
+        fresh[b][w][l][k] := false;
       endif;
     endfor;
   endfor;
-  drop_redundant(warp_known[w]);
-  join_unseen(w * LANES, (w + 1) * LANES - 1);
+  drop_redundant(warp_known[b][w]);
+  join_unseen(b, w, false);
   canonical_observation();
-  if warp_of(last) = w then wsince := true; endif;
+  if last.b = b & last.w = w then wsince := true; endif;
 end;
 
 -- A grid barrier (cooperative launch): every thread takes part, so
@@ -889,12 +903,17 @@ begin
   gsince := true;
 end;
 
--- A fresh launch: zeroed shadow (INIT, last accessor thread 0 with clocks 0),
--- no history, clocks at 0.
-procedure launch();
+-- A fresh launch: zeroed shadow (INIT, last accessor a thread z with clocks 0),
+-- no history, clocks at 0. On the device z is thread 0.0.0; the model lets z
+-- be any thread, each choice the image of z = 0.0.0 under a renaming of
+-- blocks, warps and lanes (murphi/README.md, "Symmetry"), so symmetry
+-- reduction makes them one state.
+procedure launch(b: block_t; w: wl_t; l: lane_t);
 begin
   fsm := INIT;
-  last := 0;
+  last.b := b;
+  last.w := w;
+  last.l := l;
   bsince := false;
   wsince := false;
   gsince := false;
@@ -903,308 +922,57 @@ begin
   forget_history();
 end;
 
-startstate "launch"
-  launch();
-endstartstate;
-
--- Accesses: one rule per thread and action, named as in the trace syntax;
--- the ruleset parameter y is the sync status the device's clocks give.
-
-ruleset y: sync_t do
-  rule "R 0.0.0"
-    sync_to_try(0, ACT_R, y)
-  ==>
-    access(0, ACT_R, y);
-  endrule;
+ruleset b: block_t; w: wl_t; l: lane_t do
+  startstate "launch"
+    launch(b, w, l);
+  endstartstate;
 endruleset;
 
-ruleset y: sync_t do
-  rule "W 0.0.0"
-    sync_to_try(0, ACT_W, y)
+-- Events. The rules' parameters name the thread (b.w.l), block (b) or warp
+-- (b.w); the verifier's trace gives them, and hirace_py.murphi.rumur writes
+-- "NAME b.w.l" for a rule NAME fired with them: the trace syntax.
+-- Accesses: one rule per action, named as in the trace syntax; the
+-- ruleset parameter y is the sync status the device's clocks give.
+ruleset b: block_t; w: wl_t; l: lane_t; y: sync_t do
+  rule "R"
+    sync_to_try(b, w, l, ACT_R, y)
   ==>
-    access(0, ACT_W, y);
+    access(b, w, l, ACT_R, y);
   endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 0.0.0"
-    sync_to_try(0, ACT_BA, y)
+  rule "W"
+    sync_to_try(b, w, l, ACT_W, y)
   ==>
-    access(0, ACT_BA, y);
+    access(b, w, l, ACT_W, y);
   endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 0.0.0"
-    sync_to_try(0, ACT_GA, y)
+  rule "BA"
+    sync_to_try(b, w, l, ACT_BA, y)
   ==>
-    access(0, ACT_GA, y);
+    access(b, w, l, ACT_BA, y);
   endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 0.0.1"
-    sync_to_try(1, ACT_R, y)
+  rule "GA"
+    sync_to_try(b, w, l, ACT_GA, y)
   ==>
-    access(1, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 0.0.1"
-    sync_to_try(1, ACT_W, y)
-  ==>
-    access(1, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 0.0.1"
-    sync_to_try(1, ACT_BA, y)
-  ==>
-    access(1, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 0.0.1"
-    sync_to_try(1, ACT_GA, y)
-  ==>
-    access(1, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 0.1.0"
-    sync_to_try(2, ACT_R, y)
-  ==>
-    access(2, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 0.1.0"
-    sync_to_try(2, ACT_W, y)
-  ==>
-    access(2, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 0.1.0"
-    sync_to_try(2, ACT_BA, y)
-  ==>
-    access(2, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 0.1.0"
-    sync_to_try(2, ACT_GA, y)
-  ==>
-    access(2, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 0.1.1"
-    sync_to_try(3, ACT_R, y)
-  ==>
-    access(3, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 0.1.1"
-    sync_to_try(3, ACT_W, y)
-  ==>
-    access(3, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 0.1.1"
-    sync_to_try(3, ACT_BA, y)
-  ==>
-    access(3, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 0.1.1"
-    sync_to_try(3, ACT_GA, y)
-  ==>
-    access(3, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 1.0.0"
-    sync_to_try(4, ACT_R, y)
-  ==>
-    access(4, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 1.0.0"
-    sync_to_try(4, ACT_W, y)
-  ==>
-    access(4, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 1.0.0"
-    sync_to_try(4, ACT_BA, y)
-  ==>
-    access(4, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 1.0.0"
-    sync_to_try(4, ACT_GA, y)
-  ==>
-    access(4, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 1.0.1"
-    sync_to_try(5, ACT_R, y)
-  ==>
-    access(5, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 1.0.1"
-    sync_to_try(5, ACT_W, y)
-  ==>
-    access(5, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 1.0.1"
-    sync_to_try(5, ACT_BA, y)
-  ==>
-    access(5, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 1.0.1"
-    sync_to_try(5, ACT_GA, y)
-  ==>
-    access(5, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 1.1.0"
-    sync_to_try(6, ACT_R, y)
-  ==>
-    access(6, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 1.1.0"
-    sync_to_try(6, ACT_W, y)
-  ==>
-    access(6, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 1.1.0"
-    sync_to_try(6, ACT_BA, y)
-  ==>
-    access(6, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 1.1.0"
-    sync_to_try(6, ACT_GA, y)
-  ==>
-    access(6, ACT_GA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "R 1.1.1"
-    sync_to_try(7, ACT_R, y)
-  ==>
-    access(7, ACT_R, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "W 1.1.1"
-    sync_to_try(7, ACT_W, y)
-  ==>
-    access(7, ACT_W, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "BA 1.1.1"
-    sync_to_try(7, ACT_BA, y)
-  ==>
-    access(7, ACT_BA, y);
-  endrule;
-endruleset;
-
-ruleset y: sync_t do
-  rule "GA 1.1.1"
-    sync_to_try(7, ACT_GA, y)
-  ==>
-    access(7, ACT_GA, y);
+    access(b, w, l, ACT_GA, y);
   endrule;
 endruleset;
 
 -- Barriers: every thread of the block, or every lane of the warp, takes part
 -- at once (a collective event; no thread is modelled waiting at one).
+ruleset b: block_t do
+  rule "bsync"
+    true
+  ==>
+    block_barrier(b);
+  endrule;
+endruleset;
 
-rule "bsync 0"
-  true
-==>
-  block_barrier(0);
-endrule;
-
-rule "bsync 1"
-  true
-==>
-  block_barrier(1);
-endrule;
-
-rule "wsync 0.0"
-  true
-==>
-  warp_barrier(0);
-endrule;
-
-rule "wsync 0.1"
-  true
-==>
-  warp_barrier(1);
-endrule;
-
-rule "wsync 1.0"
-  true
-==>
-  warp_barrier(2);
-endrule;
-
-rule "wsync 1.1"
-  true
-==>
-  warp_barrier(3);
-endrule;
-
+ruleset b: block_t; w: wl_t do
+  rule "wsync"
+    true
+  ==>
+    warp_barrier(b, w);
+  endrule;
+endruleset;
 
 rule "gsync"
   true
@@ -1213,11 +981,13 @@ rule "gsync"
 endrule;
 
 -- Kernel end: the next launch starts from fresh shadow and an empty history.
-rule "kernel end"
-  true
-==>
-  launch();
-endrule;
+ruleset b: block_t; w: wl_t; l: lane_t do
+  rule "kernel end"
+    true
+  ==>
+    launch(b, w, l);
+  endrule;
+endruleset;
 
 -- Checked in every reachable state, so after every rule.
 invariant "soundness"

@@ -78,15 +78,21 @@ def test_model_carries_the_table_entry_for_entry() -> None:
     assert (rendered[modelled] == mutated[modelled]).all()
 
 
-def test_model_has_a_rule_per_event_of_the_grid() -> None:
-    grid = Grid(2, 3, 2)
-    rules = re.findall(r'rule "([^"]+)"', model.render(grid))
-    accesses = [r for r in rules if r.split()[0] in ("R", "W", "BA", "GA")]
-    assert len(accesses) == 4 * grid.threads
-    assert "GA 1.2.1" in accesses
-    assert [r for r in rules if r.startswith("bsync")] == ["bsync 0", "bsync 1"]
-    assert len([r for r in rules if r.startswith("wsync")]) == grid.blocks * grid.warps
-    assert "kernel end" in rules
+def test_model_names_threads_by_scalarsets_of_the_grid() -> None:
+    # Threads are (block, warp, lane), each a scalarset of the grid's size, so
+    # that Rumur's symmetry reduction may rename them; rules are per event
+    # kind, their parameters name the thread, block or warp.
+    grid = Grid(2, 3, 4)
+    text = model.render(grid)
+    assert "block_t: scalarset(BLOCKS);" in text and "BLOCKS: 2;" in text
+    assert "wl_t: scalarset(WARPS);" in text and "WARPS: 3;" in text
+    assert "lane_t: scalarset(LANES);" in text and "LANES: 4;" in text
+    rules = re.findall(r'rule "([^"]+)"', text)
+    assert sorted(rules) == sorted(
+        [a.name for a in model.MODELLED_ACTIONS] + ["bsync", "wsync", "gsync", "kernel end"]
+    )
+    # No thread is named by number: every reference goes through a scalarset.
+    assert not re.search(r"\b(b|w|l|last(\.[bwl])?) *:?= *\d", text)
 
 
 def test_csv_export_reads_back_as_the_real_table(tmp_path: Path) -> None:
@@ -138,21 +144,35 @@ def _xml(message: str, transitions: list[str]) -> str:
     )
 
 
+def _param(name: str, value: str) -> str:
+    return f'<parameter name="{name}">{value}</parameter>'
+
+
 def test_verifier_xml_is_parsed_into_steps() -> None:
     xml = _xml(
         "invariant &quot;completeness&quot; failed",
         [
-            "Startstate &quot;launch&quot;",
-            'Rule &quot;W 0.0.0&quot;<parameter name="y">0</parameter>',
-            "Rule &quot;bsync 1&quot;",
-            'Rule &quot;R 1.0.0&quot;<parameter name="y">2</parameter>',
+            "Startstate &quot;launch&quot;"
+            + _param("b", "block_t_1") + _param("w", "wl_t_0") + _param("l", "lane_t_1"),
+            "Rule &quot;W&quot;"
+            + _param("b", "block_t_0") + _param("w", "wl_t_1") + _param("l", "lane_t_0")
+            + _param("y", "0"),
+            "Rule &quot;bsync&quot;" + _param("b", "block_t_1"),
+            "Rule &quot;wsync&quot;" + _param("b", "block_t_1") + _param("w", "wl_t_0"),
+            "Rule &quot;gsync&quot;",
+            "Rule &quot;R&quot;"
+            + _param("b", "block_t_1") + _param("w", "wl_t_0") + _param("l", "lane_t_0")
+            + _param("y", "2"),
         ],
-    )
+    )  # fmt: skip
     outcome = rumur._parse(xml, "", 0.5, 2.0, "Rumur version test")
     assert (outcome.states, outcome.rules_fired, outcome.failed) == (53, 97, "completeness")
     assert outcome.steps == (
-        rumur.Step("W 0.0.0", 0),
+        rumur.Step("launch 1.0.1", None),
+        rumur.Step("W 0.1.0", 0),
         rumur.Step("bsync 1", None),
+        rumur.Step("wsync 1.0", None),
+        rumur.Step("gsync", None),
         rumur.Step("R 1.0.0", 2),
     )
 
@@ -200,9 +220,21 @@ def test_counterexample_without_realisable_clocks_is_left_unpadded() -> None:
 
 
 def test_counterexample_starts_after_the_last_kernel_end() -> None:
-    steps = _steps(("W 0.0.0", 0), ("kernel end", None), ("R 0.1.0", 0))
+    steps = _steps(("W 0.0.0", 0), ("kernel end 0.0.0", None), ("R 0.1.0", 0))
     cx = counterexample.translate(steps, GRID, fsm.FLAT_TRANSITIONS)
     assert cx.text == "R 0.1.0"
+
+
+def test_counterexample_renames_the_launch_thread_to_thread_zero() -> None:
+    # The model's launch may name any thread as the zeroed word's last
+    # accessor; the device names 0.0.0, so each coordinate of the launch
+    # thread is swapped with 0 throughout (a renaming of blocks, warps, lanes).
+    steps = _steps(
+        ("launch 1.0.1", None), ("W 1.0.1", 0), ("W 0.1.0", 0), ("wsync 1.1", None),
+        ("bsync 0", None), ("R 1.1.1", 0),
+    )  # fmt: skip
+    cx = counterexample.translate(steps, GRID, fsm.FLAT_TRANSITIONS)
+    assert cx.text == "W 0.0.0; W 1.1.1; wsync 0.1; bsync 1; R 0.1.0"
 
 
 def test_real_table_ignores_clock_comparisons_across_blocks_and_warps() -> None:

@@ -1,7 +1,7 @@
 """Turn a Rumur counterexample into a trace of ``hirace fsm --trace`` and check it in Python.
 
-The model's rules are named in the trace syntax ("W 0.0.1", "bsync 0",
-"wsync 0.1"), so the rules fired are the events. One thing needs care: where
+The model's rules, named with their parameters, are in the trace syntax
+("W 0.0.1", "bsync 0", "wsync 0.1"), so the rules fired are the events. One thing needs care: where
 the device compares clocks of two different blocks (or two different warps),
 the model lets the comparison give any answer (murphi/README.md), and a
 counterexample may rely on one. On the device such answers come from how many
@@ -29,7 +29,9 @@ from hirace_py.murphi.rumur import Step
 from hirace_py.replay import relation_table, replay_trace
 from hirace_py.trace import BSYNC, GSYNC, WSYNC, Grid, Trace, parse
 
-KERNEL_END = "kernel end"
+LAUNCHES = ("launch", "kernel end")
+"""The start state and the rule that starts a fresh launch; each names the
+thread the zeroed shadow word records as last accessor."""
 
 
 @dataclass(frozen=True)
@@ -67,15 +69,22 @@ class Confirmation:
 def translate(steps: tuple[Step, ...], grid: Grid, table: np.ndarray) -> Counterexample:
     """The trace of the rules in `steps`, with leading barriers that realise the model's syncs.
 
-    Rules before the last kernel end belong to an earlier launch, which
-    starts the next one from scratch, so they are left out.
+    Rules before the last launch belong to an earlier launch, which starts the
+    next one from scratch, so they are left out. The model lets the zeroed
+    shadow word name any thread z (by symmetry, murphi/README.md); the device
+    names thread 0.0.0, so blocks, warps and lanes are renamed (z's
+    coordinate and 0 swapped in each) to make z thread 0.0.0.
     """
-    ends = [i for i, step in enumerate(steps) if step.rule == KERNEL_END]
-    steps = steps[ends[-1] + 1 :] if ends else steps
+    starts = [i for i, step in enumerate(steps) if step.rule.startswith(LAUNCHES)]
+    zero = (0, 0, 0)
+    if starts:
+        zero = _coords(steps[starts[-1]].rule)
+        steps = steps[starts[-1] + 1 :]
     if not steps:
         # The start state satisfies both invariants, so a failure needs an event.
         raise HiraceError("the verifier's counterexample has no event after the last kernel end")
-    plain = parse("; ".join(step.rule for step in steps), grid)
+    rules = [_renamed(step.rule, zero) for step in steps]
+    plain = parse("; ".join(rules), grid)
     counts = _barrier_counts(plain, [step.sync for step in steps], table)
     if counts is None:
         return Counterexample(plain, None)
@@ -85,8 +94,23 @@ def translate(steps: tuple[Step, ...], grid: Grid, table: np.ndarray) -> Counter
         for w in range(grid.blocks * grid.warps)
         for _ in range(counts[grid.blocks + w])
     ]
-    trace = parse("; ".join(lead + [step.rule for step in steps]), grid)
+    trace = parse("; ".join(lead + rules), grid)
     return Counterexample(trace, len(lead))
+
+
+def _coords(rule: str) -> tuple[int, ...]:
+    """The thread, block or warp coordinates a rule names ("W 1.0.1" -> (1, 0, 1))."""
+    last = rule.rsplit(" ", 1)[-1]
+    return tuple(int(c) for c in last.split(".")) if last[:1].isdigit() else ()
+
+
+def _renamed(rule: str, zero: tuple[int, ...]) -> str:
+    """`rule` with each coordinate equal to zero's swapped with 0 (and 0 with zero's)."""
+    coords = _coords(rule)
+    if not coords:
+        return rule
+    swapped = [0 if c == z else z if c == 0 else c for c, z in zip(coords, zero, strict=False)]
+    return f"{rule.rsplit(' ', 1)[0]} {'.'.join(map(str, swapped))}"
 
 
 def _barrier_counts(trace: Trace, syncs: list[int | None], table: np.ndarray) -> list[int] | None:

@@ -69,13 +69,6 @@ def render(
                 ],
             }
         )
-    threads = [
-        {"index": t, "label": ".".join(map(str, grid.coords(t)))} for t in range(grid.threads)
-    ]
-    warps = [
-        {"index": w, "label": f"{w // grid.warps}.{w % grid.warps}"}
-        for w in range(grid.blocks * grid.warps)
-    ]
     actions = [{"name": a.name, "const": f"ACT_{a.name}"} for a in MODELLED_ACTIONS]
     inner = len(Action) * len(Sync) * len(Rel)
     sound_only = [{"state": STATES[i // inner], "index": i % inner} for i in sorted(SOUND_ONLY)]
@@ -84,8 +77,6 @@ def render(
         table_name=table_name,
         states=STATES,
         table=rows,
-        threads=threads,
-        warps=warps,
         actions=actions,
         sound_only=sound_only,
     )

@@ -26,7 +26,12 @@ SETUP_HINT = "run scripts/setup.sh to install it"
 
 @dataclass(frozen=True)
 class Step:
-    """One rule of a counterexample: its name and, for access rules, the sync parameter."""
+    """One rule (or the start state) of a counterexample.
+
+    `rule` is the rule's name with its thread, block or warp parameters in
+    the trace syntax ("W 1.0.1", "bsync 0", "launch 0.1.0"); `sync` is the
+    sync parameter of access rules, None for others.
+    """
 
     rule: str
     sync: int | None
@@ -110,6 +115,7 @@ def check(model: str, workdir: Path, timeout: float) -> Outcome:
             rumur,
             "--output-format", "machine-readable",
             "--deadlock-detection", "off",
+            "--symmetry-reduction", "heuristic",
             "--threads", "1",
             "--output", "fsm_model.c",
             "fsm_model.m",
@@ -133,6 +139,31 @@ def check(model: str, workdir: Path, timeout: float) -> Outcome:
     return _parse(done.stdout, done.stderr, seconds, build_seconds, version)
 
 
+SYNC_PARAMETER = "y"
+
+
+def _step(transition: ET.Element) -> Step:
+    """A transition of the trace as a Step: the rule (or start state) named with its parameters.
+
+    The model's rulesets have scalarset parameters for the thread, block or
+    warp, which the verifier writes as TYPE_N (its Nth value), and the
+    sync parameter `y`. The step's rule is the rule's name followed by the
+    scalarset values joined by dots, e.g. "W 1.0.1" for rule "W" fired with
+    b, w, l = block_t_1, wl_t_0, lane_t_1: the trace syntax.
+    """
+    text = (transition.text or "").strip()
+    name = text.partition(" ")[2].strip('"')
+    sync = None
+    coords = []
+    for param in transition.iterfind("parameter"):
+        value = (param.text or "").strip()
+        if param.get("name") == SYNC_PARAMETER:
+            sync = int(value)
+        else:
+            coords.append(value.rpartition("_")[2])
+    return Step(" ".join([name, ".".join(coords)]) if coords else name, sync)
+
+
 def _parse(xml: str, stderr: str, seconds: float, build_seconds: float, version: str) -> Outcome:
     """The outcome in the verifier's XML output; HiraceError if it is not one we expect."""
     try:
@@ -153,13 +184,7 @@ def _parse(xml: str, stderr: str, seconds: float, build_seconds: float, version:
         if not names:
             raise ToolFailure(f"the verifier reported an error in the model: {message}")
         failed = names[0]
-        for transition in error.iterfind("transition"):
-            text = (transition.text or "").strip()
-            if not text.startswith("Rule "):
-                continue  # the start state
-            param = transition.find("parameter")
-            sync = int(param.text or "") if param is not None else None
-            steps.append(Step(text.removeprefix("Rule ").strip('"'), sync))
+        steps = [_step(transition) for transition in error.iterfind("transition")]
     return Outcome(
         states=int(summary.get("states", "0")),
         rules_fired=int(summary.get("rules_fired", "0")),
