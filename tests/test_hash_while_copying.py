@@ -1,0 +1,43 @@
+"""Hash while copying (templates/hirace_host.h.j2, HashingWatch): on the CPU
+backend a copy larger than one chunk is hashed chunk by chunk as it is made.
+The streamed hash must equal XXH3-64 of the whole copy (Python's xxhash),
+whatever the chunk size: tests/hostrecord/large_copies.cu copies sizes that are
+no multiple of a chunk, built with the default chunk and with an odd one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xxhash
+
+from hirace_py import dump, host_events, program
+from hirace_py.config import Config
+from hirace_py.program import BuildOptions
+
+SOURCE = Path(__file__).parent / "hostrecord" / "large_copies.cu"
+
+
+@pytest.mark.parametrize("chunk", [None, 1000])
+def test_streamed_hash_is_xxh3_of_the_whole_copy(tmp_path: Path, chunk: int | None) -> None:
+    defines = {} if chunk is None else {"HIRACE_HASH_CHUNK": chunk}
+    exe = tmp_path / "large_copies"
+    program.build(BuildOptions(sources=(SOURCE,), output=exe, cpu=True,
+                               config=Config(kernels=()), defines=defines))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(tmp_path / "dump.json")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, env=env,
+                         check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = host_events.read(dump.read_document(tmp_path / "dump.json"))
+    words = (np.arange(25001, dtype=np.uint64) * 2654435761 % 2**32).astype(np.uint32)
+    data = words.tobytes()
+    copies = [e for e in record.copies if e.op.startswith("memcpy")]
+    assert [(e.bytes, e.hash) for e in copies] == [
+        (len(data) - 1, xxhash.xxh3_64_intdigest(data[:-1])),
+        (12345, xxhash.xxh3_64_intdigest(data[:12345])),
+        (len(data) - 1, xxhash.xxh3_64_intdigest(data[:-1])),
+    ]
