@@ -91,8 +91,9 @@ def measure(code: Path, include: list[str], tmp: Path, repeat: int) -> dict[str,
     dirs = [work / "include", *map(Path, include)]
     obj = tmp / f"{code.stem}.o"
     for label, level, pch, extra in SETTINGS:
-        header = (cpu_program.instrumented_header(prt, Path(runtime.include_dir()), defines, level)
-                  if pch else None)  # fmt: skip
+        instrumented = cpu_program.instrumented_header(prt, Path(runtime.include_dir()),
+                                                       defines, level)  # fmt: skip
+        header = instrumented.header if pch else None
         flags = [*cpu_program.compile_flags(prt, dirs, defines, code.parent, level, header),
                  *extra]  # fmt: skip
         out[label] = min(
@@ -100,7 +101,9 @@ def measure(code: Path, include: list[str], tmp: Path, repeat: int) -> dict[str,
             for _ in range(repeat)
         )
     libraries = ("-lxxhash",) if defines else ()
-    out["link"] = timed_child(cpu_program.link, prt, [obj], tmp / "linked", libraries)
+    # (the last setting's unit uses the header: it links the host runtime's library)
+    out["link"] = timed_child(cpu_program.link, prt, [obj, instrumented.host_library],
+                              tmp / "linked", libraries)  # fmt: skip
     return out
 
 

@@ -309,9 +309,12 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
 
     # The precompiled runtime header is the fsm engine's (the values engine's
     # programs force-include the program header alone).
-    header = (cpu_program.instrumented_header(prt, Path(runtime.include_dir()), options.defines,
-                                              options.optimize)
-              if options.instrument and options.engine == "fsm" else None)  # fmt: skip
+    instrumented = (cpu_program.instrumented_header(prt, Path(runtime.include_dir()),
+                                                    options.defines, options.optimize)
+                    if options.instrument and options.engine == "fsm" else None)  # fmt: skip
+    header = instrumented.header if instrumented else None
+    # (the host runtime the units using `header` only declare)
+    host = [instrumented.host_library] if instrumented else []
 
     def compile_one(s: _Source) -> Path:
         if s.kind != CUDA:
@@ -332,7 +335,8 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         objects = list(pool.map(compile_one, sources))
-    cpu_program.link(prt, [*objects, *_link_inputs(options)], options.output, options.link_flags)
+    cpu_program.link(prt, [*objects, *host, *_link_inputs(options)], options.output,
+                     options.link_flags)  # fmt: skip
 
 
 def _link_inputs(options: BuildOptions) -> list[Path]:

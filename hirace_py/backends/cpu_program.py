@@ -321,6 +321,7 @@ OPTIMIZE_LEVELS = ("-O2", "-O1", "-Og", "-O0")
 default, makes the fastest kernels; -Og compiles about twice as fast
 (docs/performance.md, "Indigo suites"), for programs built to run briefly."""
 INSTRUMENTED_HEADER = "hirace_program_instrumented.h"
+HOST_DEFINITIONS = "libhirace_host.a"
 
 
 def with_optimization(flags: tuple[str, ...] | list[str], optimize: str) -> list[str]:
@@ -330,20 +331,38 @@ def with_optimization(flags: tuple[str, ...] | list[str], optimize: str) -> list
     return [optimize if f == OPTIMIZE else f for f in flags]
 
 
+@dataclass(frozen=True)
+class InstrumentedHeader:
+    """What every instrumented unit of a program is built with on the CPU
+    backend: the precompiled `header` it force-includes, and `host_library`,
+    the host runtime's out-of-line functions the units only declare, which
+    the program links."""
+
+    header: Path
+    host_library: Path
+
+
 def instrumented_header(
     prt: ProgramRuntime, runtime_include: Path, defines: dict[str, str | int | None],
     optimize: str = OPTIMIZE,
-) -> Path:  # fmt: skip
+) -> InstrumentedHeader:  # fmt: skip
     """A header that includes, precompiled, what every instrumented unit of a
     program starts with: the program header and hirace's runtime header
-    (`runtime_include`/hirace_runtime.cuh, with HIRACE_PROGRAM). Built once per
-    cache, runtime, defines and optimisation level (`build_once`); a unit
+    (`runtime_include`/hirace_runtime.cuh, with HIRACE_PROGRAM), and the host
+    runtime's out-of-line functions, compiled once (HIRACE_HOST_OUTLINED and
+    HIRACE_HOST_DEFINITIONS in templates/hirace_host.h.j2: a unit no longer
+    compiles the host runtime, most of the code g++ made for it). Built once
+    per cache, runtime, defines and optimisation level (`build_once`); a unit
     force-including it parses neither header again (the runtime header's
     include guard makes the unit's own #include of it empty). g++ checks that
     the precompiled state fits the unit's command line and reads the header
-    text instead where it does not, so using it never changes a build."""
-    text = (f'#include "{prt.header}"\n#define HIRACE_PROGRAM 1\n'
-            f'#include "{runtime_include / "hirace_runtime.cuh"}"\n')  # fmt: skip
+    text instead where it does not, so using it never changes a build. The
+    library is an archive: a program whose units all define the host runtime
+    inline themselves (a unit that cannot use the header) takes nothing from
+    it."""
+    includes = (f'#include "{prt.header}"\n#define HIRACE_PROGRAM 1\n'
+                f'#include "{runtime_include / "hirace_runtime.cuh"}"\n')  # fmt: skip
+    text = "#define HIRACE_HOST_OUTLINED 1\n" + includes
     flags = [*with_optimization(prt.runtime.flags, optimize), "-I", str(prt.runtime.directory),
              "-I", str(prt.include_dir), *define_flags_of(defines)]  # fmt: skip
     digest = hashlib.sha256(f"{prt.directory}\0{text}\0{flags}".encode())
@@ -357,9 +376,17 @@ def instrumented_header(
         header = scratch / INSTRUMENTED_HEADER
         run_compiler([prt.runtime.cxx, *flags, "-x", "c++-header", str(header), "-o",
                       f"{header}.gch"], "precompiling the instrumented program header")  # fmt: skip
+        definitions = scratch / "hirace_host_definitions.cpp"
+        definitions.write_text("#define HIRACE_HOST_DEFINITIONS 1\n" + includes)
+        obj = definitions.with_suffix(".o")
+        run_compiler([prt.runtime.cxx, *flags, "-c", str(definitions), "-o", str(obj)],
+                     "compiling the host runtime")  # fmt: skip
+        run_compiler(["ar", "rcs", str(scratch / HOST_DEFINITIONS), str(obj)],
+                     "archiving the host runtime")  # fmt: skip
+        obj.unlink()
 
     build_once(directory, build_into, INSTRUMENTED_HEADER + ".gch")
-    return directory / INSTRUMENTED_HEADER
+    return InstrumentedHeader(directory / INSTRUMENTED_HEADER, directory / HOST_DEFINITIONS)
 
 
 def compile_flags(
