@@ -63,12 +63,16 @@ def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
     state, chosen so that a continuation of the entry's witness (two more
     events) gets a wrong verdict; "cross-block": a RACE entry with sync B and
     relation G (clocks of two blocks, which the model lets compare either
-    way) becomes a non-race state.
+    way) becomes a non-race state. Only entries of the actions the model
+    has are mutated.
     """
     rng = np.random.default_rng(seed)
     table = fsm.FLAT_TRANSITIONS
     entries = rng.permutation(table.size)
     for index in entries.tolist():
+        action = (index // (len(fsm.Sync) * len(fsm.Rel))) % len(fsm.Action)
+        if action not in model.MODELLED_ACTIONS:
+            continue  # the model has no rule for it: the loads (docs/fsm.md, "Murphi model")
         current = int(table[index])
         sync, rel = (index // len(fsm.Rel)) % len(fsm.Sync), index % len(fsm.Rel)
         sound_only = index in fsm.SOUND_ONLY  # RACE there is not always a race
