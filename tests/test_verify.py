@@ -25,7 +25,7 @@ import pytest
 from hirace_py import crosscheck, fsm, fsm_export
 from hirace_py.cli import main
 from hirace_py.murphi import counterexample, model, rumur
-from hirace_py.trace import BSYNC, Grid
+from hirace_py.trace import ACTION_BITS, BSYNC, Grid
 
 GRID = Grid(2, 2, 2)
 TIMEOUT = 600.0
@@ -42,9 +42,17 @@ def witnesses() -> dict[int, crosscheck.Batch]:
     return crosscheck.witnesses(GRID, crosscheck.relation_threads(GRID))
 
 
+def _modelled(ops: np.ndarray) -> np.ndarray:
+    """Which events the Murphi model has: barriers, and accesses of its actions (no loads)."""
+    action = ops & ((1 << ACTION_BITS) - 1)
+    return (ops >= BSYNC) | np.isin(action, [int(a) for a in model.MODELLED_ACTIONS])
+
+
 def _with_continuations(batch: crosscheck.Batch, length: int) -> crosscheck.Batch:
-    """The witness followed by every event sequence of exactly `length` events."""
+    """The witness followed by every event sequence of exactly `length` events of the model."""
     ops_a, who_a, locs_a = crosscheck.alphabet(GRID, crosscheck.relation_threads(GRID))
+    keep = _modelled(ops_a)
+    ops_a, who_a, locs_a = ops_a[keep], who_a[keep], locs_a[keep]
     tails = np.array(np.meshgrid(*[np.arange(len(ops_a))] * length)).reshape(length, -1).T
     n = len(tails)
     ops = np.concatenate([np.repeat(batch.ops, n, axis=0), ops_a[tails]], axis=1)
@@ -64,14 +72,14 @@ def _mutation(kind: str, seed: int = 0) -> tuple[int, int]:
     events) gets a wrong verdict; "cross-block": a RACE entry with sync B and
     relation G (clocks of two blocks, which the model lets compare either
     way) becomes a non-race state. Only entries of the actions the model
-    has are mutated.
+    has, with witnesses and continuations of those actions, are mutated.
     """
     rng = np.random.default_rng(seed)
     table = fsm.FLAT_TRANSITIONS
     entries = rng.permutation(table.size)
     for index in entries.tolist():
         action = (index // (len(fsm.Sync) * len(fsm.Rel))) % len(fsm.Action)
-        if action not in model.MODELLED_ACTIONS:
+        if action not in model.MODELLED_ACTIONS or not _modelled(witnesses()[index].ops).all():
             continue  # the model has no rule for it: the loads (docs/fsm.md, "Murphi model")
         current = int(table[index])
         sync, rel = (index // len(fsm.Rel)) % len(fsm.Sync), index % len(fsm.Rel)
