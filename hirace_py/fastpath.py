@@ -22,14 +22,6 @@ epochs: sync U, relation S, W or B) does not test for a word in RACE: the
 table keeps RACE in RACE there (checked here), and the runtime's test of the
 decided state sends it out of line, where a replay logs the access.
 
-An access by another thread of the stored accessor's block in the same
-epochs (relation S, W or B at sync U) to a word in a state the table keeps
-for all three relations (`STAYS`: several readers of a block, say) only
-hands the word to the new accessor: the runtime installs the same state
-without telling the relation or reading the table. RACE and the reads
-state, on which messages may order a race (the runtime's full decision then
-looks at them), are left out.
-
 An access after one by another block is decided in line too, as sync U and
 relation G: the table's relation-G entries of every action are the same at
 the sync statuses the runtime's full decision can give (U, W and B; checked
@@ -49,17 +41,6 @@ def keeps(action: fsm.Action) -> int:
     mask = 0
     for s in range(fsm.N_STATES):
         if s != fsm.RACE and fsm.step(s, action, fsm.Sync.U, fsm.Rel.S) == s:
-            mask |= 1 << s
-    return mask
-
-
-def stays(action: fsm.Action) -> int:
-    """Bit s set when any thread of the last accessor's block, same epochs, leaves s as it is."""
-    mask = 0
-    for s in range(fsm.N_STATES):
-        if s in (fsm.RACE, fsm.READS_STATE):
-            continue
-        if all(fsm.step(s, action, fsm.Sync.U, r) == s for r in (fsm.Rel.S, fsm.Rel.W, fsm.Rel.B)):
             mask |= 1 << s
     return mask
 
@@ -87,5 +68,4 @@ assert all(
     for a in fsm.Action
 ), "the in-line decision of an access after another block's relies on it"
 KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
-STAYS: tuple[int, ...] = tuple(stays(a) for a in fsm.Action)
 FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)

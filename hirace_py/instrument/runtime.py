@@ -27,7 +27,6 @@ def render_header() -> str:
             race=fsm.RACE,
             init=fsm.INIT,
             keeps=fastpath.KEEPS,
-            stays=fastpath.STAYS,
             n_actions=len(fsm.Action),
             action_names=[cxx_enums.ENUMS["Action"].enumerator(a) for a in fsm.Action],
             ordered_before_last=sum(1 << i for i in fsm.ORDERED_BEFORE_LAST),
