@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import argparse
 import math
-import shutil
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-from profile_overhead import PROGRAMS, instructions, run_once  # bench/, the script's directory
+from profile_overhead import (  # bench/, the script's directory
+    PROGRAMS,
+    instructions,
+    run_once,
+    run_options,
+)
 
 from hirace_py.config import Config
 from hirace_py.program import BuildOptions, build
@@ -43,14 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("programs", nargs="*", type=Path, default=PROGRAMS,
                         help="programs taking a step count (default: bench/profile/*.cu)")
-    parser.add_argument("--repeat", type=int, default=7, help="runs of each build (default 7)")
-    parser.add_argument("--steps", type=int, default=20, help="program steps (default 20)")
-    parser.add_argument("--callgrind", action="store_true", help="also count instructions")
-    parser.add_argument("--callgrind-steps", type=int, default=2,
-                        help="program steps under callgrind (default 2)")  # fmt: skip
-    opts = parser.parse_args()
-    if opts.callgrind and shutil.which("valgrind") is None:
-        sys.exit("--callgrind needs valgrind")
+    opts = run_options(parser, repeat=7)
     cpu: dict[str, dict[int, float]] = {}
     counts: dict[str, dict[int, float]] = {}
     with tempfile.TemporaryDirectory(prefix="hirace-profile-chunk-") as tmp:

@@ -79,9 +79,10 @@ def instructions(exe: Path, steps: int, dump_path: Path | None, scratch: Path) -
 BUILDS = ("plain", "unhashed", "profiled")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs of each build (default 5)")
+def run_options(parser: argparse.ArgumentParser, repeat: int) -> argparse.Namespace:
+    """The run options this script and bench/profile_chunk.py share, parsed."""
+    parser.add_argument("--repeat", type=int, default=repeat,
+                        help=f"runs of each build (default {repeat})")  # fmt: skip
     parser.add_argument("--steps", type=int, default=20, help="program steps (default 20)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions")
     parser.add_argument("--callgrind-steps", type=int, default=2,
@@ -89,6 +90,11 @@ def main() -> None:
     opts = parser.parse_args()
     if opts.callgrind and shutil.which("valgrind") is None:
         sys.exit("--callgrind needs valgrind")
+    return opts
+
+
+def main() -> None:
+    opts = run_options(argparse.ArgumentParser(description=__doc__.splitlines()[0]), repeat=5)
     rows = []
     with tempfile.TemporaryDirectory(prefix="hirace-profile-bench-") as tmp:
         scratch = Path(tmp)
