@@ -429,6 +429,10 @@ def resumable_suite(tmp_path: Path) -> Path:
     return root
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted_run(suite: Path, db: Path, sig: int) -> tuple[list[str], int, int, str]:
     """Start a suite run, send `sig` once two rows are saved; (argv, rows saved,
     exit status, stderr)."""
@@ -438,9 +442,13 @@ def _interrupted_run(suite: Path, db: Path, sig: int) -> tuple[list[str], int, i
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # At the lowest priority (its workers inherit it), so that on a loaded
     # machine this process sends the signal before the run can finish.
+    # SIGINT at its default disposition, as in a terminal: a test suite run as
+    # a background job of a non-interactive shell inherits it ignored, and
+    # Python then installs no KeyboardInterrupt handler (the run would finish).
     proc = subprocess.Popen(["nice", "-n", "19", sys.executable, "-m", "hirace_py.cli", "check",
                              *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)  # fmt: skip
+                            text=True, start_new_session=True,
+                            preexec_fn=_default_sigint)  # fmt: skip
     try:
         _wait_rows(db, 2, proc)
         if sig == signal.SIGKILL:
