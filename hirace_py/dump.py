@@ -201,6 +201,15 @@ def _report(doc: dict[str, Any], lines: SourceLines) -> Report:
             "uninstrumented-kernel",
             f"{n} launch(es) of kernels defined in files that were not instrumented", n,
         ))  # fmt: skip
+    coarse = sum(1 for raw in doc["launches"] for run in raw.get("footprint", ())
+                 if run[3] == host_events.FOOTPRINT_COARSE)  # fmt: skip
+    if coarse:
+        report.notices.append(Notice(
+            "coarse-footprint",
+            f"{coarse} time(s) a launch left more than {host_events.FOOTPRINT_RUNS} runs of "
+            "touched units in one allocation: kept as the range it touched, taken as read and "
+            "written (no host-device finding is judged on it)", coarse,
+        ))  # fmt: skip
     if n := doc["unregistered"]:
         report.notices.append(Notice(
             "unregistered",

@@ -90,6 +90,17 @@ of the whole history admits a plain read),
 2 written, updated atomically or raced. A unit read and then written counts
 as written (the state does not keep the order of the first two accesses)."""
 
+FOOTPRINT_COARSE = "?"
+"""The class of a footprint run that may have been read or written."""
+
+FOOTPRINT_RUNS = 4096
+"""The most runs a launch's footprint keeps for one allocation. A launch
+with more (a strided or sparse pass over a large array: millions of runs,
+hundreds of MB of dump) keeps instead one run of class "?" from the first
+to the end of the last unit it touched there: a range it may have read or
+written, which readers treat as they treat the arguments of a kernel that
+was not instrumented, and which the report counts (`coarse-footprint`)."""
+
 
 @dataclass(frozen=True)
 class CallSite:
@@ -196,8 +207,9 @@ class Launch(HostEvent):
     `args` (the pointer arguments, as Places), `launch` (index into the dump's
     instrumented launches; None when the kernel was not instrumented) and
     `footprint` (what an instrumented launch did to each allocation's shadow
-    units: (alloc, first unit, end unit, "R" or "W") runs; None when not
-    instrumented)."""
+    units: (alloc, first unit, end unit, "R", "W" or "?") runs, "?" for a
+    range that may have been read or written (`FOOTPRINT_RUNS`); None when
+    not instrumented)."""
 
     kernel: str = ""
     grid: tuple[int, int, int] = (1, 1, 1)

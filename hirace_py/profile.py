@@ -217,7 +217,7 @@ class _Analysis:
             for alloc, first, end, kind in e.footprint:
                 unit = 1 << self.allocs[alloc].gran_log2
                 self.read(alloc, first * unit, end * unit)
-                if kind == "W":
+                if kind != "R":  # written, or may have been (FOOTPRINT_COARSE)
                     self.written(alloc, first * unit, end * unit)
             return
         for arg in e.args:

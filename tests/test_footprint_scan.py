@@ -109,3 +109,44 @@ def test_the_next_launch_finds_the_shadow_clear(tmp_path: Path, dump_wanted: boo
         assert [e.footprint for e in launches] == [((data, 0, 4096, "W"),)] * 2
     else:
         assert "0 race record(s)" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def strided(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("strided")
+    _build("strided.cu", where / "strided")
+    return where / "strided"
+
+
+@pytest.mark.parametrize("extra", [0, 1], ids=["at-the-limit", "past-it"])
+def test_a_footprint_past_the_run_limit_becomes_one_range(
+    strided: Path, tmp_path: Path, extra: int
+) -> None:
+    """A launch writing every other unit leaves one run per write: up to
+    FOOTPRINT_RUNS they are kept exactly (and the gaps the copy back reads are
+    uninitialised-read findings); one more, and the allocation's footprint is
+    the one range the launch touched, counted by a notice, and only the bytes
+    past that range can still be judged."""
+    m = host_events.FOOTPRINT_RUNS + extra
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(tmp_path / "dump.json")
+    run = subprocess.run([str(strided), str(m)], capture_output=True, text=True, timeout=120,
+                         env=env, check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = host_events.read(dump.read_document(tmp_path / "dump.json"))
+    (data,) = record.allocations
+    assert data.gran_log2 == 2, "one shadow unit per int: the pattern assumes it"
+    (launch,) = [e for e in record.events if isinstance(e, host_events.Launch)]
+    report = dump.load(tmp_path / "dump.json")
+    notices = {n.code: n.count for n in report.notices}
+    (finding,) = report.host
+    assert finding.kind == "uninitialised-read"
+    if extra == 0:
+        assert launch.footprint == tuple((data.id, 2 * i, 2 * i + 1, "W") for i in range(m))
+        assert "coarse-footprint" not in notices
+        assert (finding.lo, finding.hi, finding.count) == (4, 8 * m, m)
+    else:
+        coarse = host_events.FOOTPRINT_COARSE
+        assert launch.footprint == ((data.id, 0, 2 * m - 1, coarse),)
+        assert notices["coarse-footprint"] == 1
+        assert (finding.lo, finding.hi, finding.count) == (4 * (2 * m - 1), 8 * m, 1)

@@ -109,8 +109,9 @@ class Touch:
 @dataclass(frozen=True)
 class Launch:
     """A kernel launch and what it did to memory: `touches` for an instrumented
-    kernel; for one that was not, `opaque`: the [lo, hi) ranges of the
-    allocations it was passed, which it may have read or written."""
+    kernel; `opaque`: [lo, hi) ranges it may have read or written (for a
+    kernel that was not instrumented, the allocations it was passed; for one
+    that was, the ranges its footprint kept only coarsely)."""
 
     call: Call
     kernel: str

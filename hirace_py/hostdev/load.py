@@ -93,7 +93,7 @@ class _Builder:
         out = []
         for alloc, first, end, cls in launch.footprint or ():
             base = self.bases.get(alloc)
-            if base is None:
+            if base is None or cls == he.FOOTPRINT_COARSE:
                 continue
             a = self.record.allocations[alloc]
             unit = 1 << a.gran_log2
@@ -101,9 +101,17 @@ class _Builder:
         return tuple(out)
 
     def opaque(self, launch: he.Launch) -> tuple[tuple[int, int], ...]:
-        """The allocations an uninstrumented launch was passed (whole)."""
+        """The allocations an uninstrumented launch was passed (whole); for an
+        instrumented one, the ranges its footprint kept only coarsely."""
         if launch.footprint is not None:
-            return ()
+            out = []
+            for alloc, first, end, cls in launch.footprint:
+                base = self.bases.get(alloc)
+                if base is not None and cls == he.FOOTPRINT_COARSE:
+                    a = self.record.allocations[alloc]
+                    unit = 1 << a.gran_log2
+                    out.append((base + first * unit, base + min(end * unit, a.bytes)))
+            return tuple(out)
         out = []
         for place in launch.args:
             base = self.bases.get(place.alloc) if place.alloc is not None else None

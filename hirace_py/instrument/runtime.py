@@ -89,6 +89,7 @@ def render_host_header(engine: str = "fsm") -> str:
             alloc_kinds=host_events.ALLOC_KINDS,
             host_kinds=sorted(host_events.HOST_KINDS),
             footprint_class=host_events.FOOTPRINT_CLASS,
+            footprint_runs=host_events.FOOTPRINT_RUNS,
             dump_format=dump.FORMAT,
             dump_version=dump.VERSION,
         )
