@@ -331,6 +331,11 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             runs[label] = (code, out)
             entry[f"{label}_status"] = code
             entry[f"{label}_run_time"] = secs
+            # A launch stopped by the CPU backend's time limit: the program goes on
+            # with a sticky error, so its output proves nothing either way.
+            stopped = [ln for ln in err.splitlines() if "cudaErrorLaunchTimeout" in ln]
+            if stopped:
+                entry[f"{label}_launch_timeout"] = stopped[0][-300:]
             if code == 124:
                 entry[f"{label}_stderr"] = f"error: timed out after {prog.timeout:.0f} s"
             elif code != 0:
@@ -393,7 +398,7 @@ def program_table(entries: list[dict]) -> str:
                      e.get("races", "-"), e.get("warnings", "-"), f"{e['time']:.0f}",
                      why(e)))  # fmt: skip
     n = len(entries)
-    ok = sum(1 for e in entries if e["equal"] and not e.get("uninstrumented_launches"))
+    ok = sum(1 for e in entries if not why(e))
     no_inputs = sum(1 for e in entries if e.get("missing_inputs"))
     rows.append(("**total**", sum(e["built"] for e in entries), sum(e["ran"] for e in entries),
                  sum(e["equal"] for e in entries), sum(e.get("launches", 0) for e in entries),
@@ -415,6 +420,10 @@ def why(e: dict) -> str:
         return (f"exit {e.get('inst_status')} vs {e.get('orig_status')}: "
                 f"{first_error(e.get('inst_stderr', '') or e.get('orig_stderr', ''))}"
                 )[:160].replace("|", "\\|")  # fmt: skip
+    for k in ("inst_launch_timeout", "orig_launch_timeout"):
+        if k in e:
+            return f"{k.split('_')[0]}: a launch passed the time limit: {e[k]}"[:160].replace(
+                "|", "\\|")
     if not e["equal"]:
         return f"output differs: {e.get('diff', '')}"[:160].replace("\n", " ").replace("|", "\\|")
     if e.get("uninstrumented_launches"):
