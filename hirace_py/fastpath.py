@@ -26,6 +26,17 @@ An access after one by another block is decided in line too, as sync U and
 relation G: the table's relation-G entries of every action are the same at
 the sync statuses the runtime's full decision can give (U, W and B; checked
 here), so the stored clocks need no decoding.
+
+The in-line decision reads `IN_LINE` (or `IN_LINE_HELD`), the table's sync-U
+slice laid out by (action, state, relation): with the action a constant and
+the relation a count of field boundaries the word's difference reaches, one
+indexed load gives the next state. Its entries carry `OUT_OF_LINE` where the
+decision must be taken out of line: a race (a replay logs it, a report is
+made, a message may order it) and, in `IN_LINE_HELD`, which the CPU runtime
+reads while some thread holds a release, a read that takes a word out of the
+reads-only state (a message may make it the reader's alone). So one bit test
+replaces the runtime's tests of both, and an entry without the bit is the
+next state itself, ready to be or-ed into the word.
 """
 
 from __future__ import annotations
@@ -67,5 +78,25 @@ assert all(
     for s in range(fsm.N_STATES)
     for a in fsm.Action
 ), "the in-line decision of an access after another block's relies on it"
+OUT_OF_LINE = 0x80
+"""Flag of an `IN_LINE` entry that the runtime decides out of line (above the state bits)."""
+assert 1 << fsm.STATE_BITS <= OUT_OF_LINE < 0x100
+
+
+def in_line(held: bool) -> tuple[int, ...]:
+    """Next states at sync U by (action, state, relation), flagged OUT_OF_LINE where
+    the runtime decides out of line (`held`: while a thread holds a release)."""
+    out = []
+    for a in fsm.Action:
+        for s in range(fsm.N_STATES):
+            for r in fsm.Rel:
+                nxt = fsm.step(s, a, fsm.Sync.U, r)
+                message = held and s == fsm.READS_STATE and a == fsm.Action.R and nxt != s
+                out.append(nxt | (OUT_OF_LINE if nxt == fsm.RACE or message else 0))
+    return tuple(out)
+
+
 KEEPS: tuple[int, ...] = tuple(keeps(a) for a in fsm.Action)
+IN_LINE: tuple[int, ...] = in_line(held=False)
+IN_LINE_HELD: tuple[int, ...] = in_line(held=True)
 FRESH: tuple[int, ...] = tuple(fresh(a) for a in fsm.Action)
