@@ -21,7 +21,16 @@ from hirace_py import dump, host_events, program
 from hirace_py.cli import main
 from hirace_py.config import Config
 from hirace_py.errors import ExitCode
-from hirace_py.host_events import Allocation, CallSite, Copy, HostEvent, HostRecord, Launch, Place
+from hirace_py.host_events import (
+    FOOTPRINT_COARSE,
+    Allocation,
+    CallSite,
+    Copy,
+    HostEvent,
+    HostRecord,
+    Launch,
+    Place,
+)
 from hirace_py.profile import PATTERNS, analyse
 
 PROFILE = Path(__file__).parent / "profile"
@@ -169,6 +178,18 @@ def test_footprints_decide_when_kernels_are_instrumented() -> None:
               Copy(5, "memcpy", 0, SITE[6], 0, 5, 1, {}, half, H, 32, "HostToDevice", None, 5),
               _launch(6, 5, footprint=((1, 0, 16, "R"),))]  # fmt: skip
     assert _found(events) == {("duplicate-transfer", 6), ("unused-data", 3), ("unused-data", 6)}
+
+
+@pytest.mark.parametrize("cls", ["R", "W", FOOTPRINT_COARSE])
+def test_a_coarse_footprint_counts_as_read_and_written(cls: str) -> None:
+    """A footprint kept as a range (host_events.FOOTPRINT_RUNS) may have
+    written it: the same bytes copied again are a duplicate only after a
+    launch that only read them."""
+    events = [_alloc(0, 1, 0), _alloc(1, 2, 1), _copy(2, 3, A, H, "HostToDevice", 7),
+              _launch(3, 4, footprint=((0, 0, 16, cls), (1, 0, 16, "R"))),
+              _copy(4, 5, A, H, "HostToDevice", 7),
+              _launch(5, 4, footprint=((0, 0, 16, "R"), (1, 0, 16, "R")))]  # fmt: skip
+    assert _found(events) == ({("duplicate-transfer", 5)} if cls == "R" else set())
 
 
 def test_round_trip_needs_the_same_host_address_and_bytes() -> None:
