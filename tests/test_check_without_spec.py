@@ -123,7 +123,7 @@ def test_timeout_stops_a_launch(
     code, _, err = cli(["check", "k.cu", "--kernel", "k", "--block", "1", "--backend", "cpu",
                         "--timeout", "0.5"], tmp_path, capsys)  # fmt: skip
     assert code == ExitCode.FINDINGS
-    assert "time limit of 0.5 s" in err
+    assert "time limit of 0.5 CPU s" in err
 
 
 def test_help_gives_defaults(capsys: pytest.CaptureFixture[str]) -> None:

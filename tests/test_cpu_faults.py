@@ -103,7 +103,7 @@ def test_launch_past_its_time_limit_is_stopped(isolate: bool) -> None:
     with pytest.raises(cpu.KernelTimeout) as info:
         faults().launch("wait_for_other_block", 2, 32, [flags], timeout=0.3, isolate=isolate)
     assert info.value.limit == 0.3
-    assert "time limit of 0.3 s" in str(info.value)
+    assert "time limit of 0.3 CPU s" in str(info.value)
     # Blocks run one after another: block 0 waits for a block that never starts.
     assert info.value.block == (0, 0, 0)
 

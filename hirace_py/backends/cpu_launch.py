@@ -9,7 +9,8 @@ and reads the child's status page: divergence, time-out, fault address,
 faulting instruction. In-process launches (`isolate=False`) pass the arrays'
 own memory and run on the calling thread: faster to start, but a fault kills
 the process, nothing is bounds-checked, and only the engine's own clock checks
-(at barriers and thread switches) enforce the time limit.
+(at barriers and thread switches) enforce the time limit. Time limits count CPU
+time (`hirace_py.time_limits`).
 """
 
 from __future__ import annotations
@@ -39,11 +40,13 @@ from hirace_py.backends.cpu_errors import (
 )
 from hirace_py.backends.cpu_memory import Buffer, GuardedMap, owning_buffer
 from hirace_py.backends.cpu_status import FaultKind, LaunchStatus, WaitOp
-from hirace_py.children import wait_child
+from hirace_py.children import Overrun, wait_child
 from hirace_py.launch_config import LaunchConfig
+from hirace_py.time_limits import backstop
 
 # An isolated child gets this long beyond the time limit to stop by itself
-# (with a report naming the block) before it is killed.
+# (with a report naming the block) before it is killed: CPU seconds for its
+# CPU limit, wall-clock seconds beyond the backstop (hirace_py.time_limits).
 _KILL_GRACE = 0.25
 
 # Launches run one at a time per process: the engine's scheduler state is global.
@@ -248,14 +251,16 @@ def execute(
     try:
         with _LOCK:
             pid = entry(ctypes.byref(cfg), ctypes.byref(status), pointers)
-        killed = False
+        killed: Overrun | None = None
         wait_status = 0
         if request.isolate:
             if pid < 0:
                 raise KernelError(
                     f"kernel `{request.kernel}`: cannot fork: {os.strerror(-pid)}", request.kernel
                 )
-            wait_status, killed = wait_child(pid, request.timeout + _KILL_GRACE)
+            wait_status, killed = wait_child(
+                pid, request.timeout + _KILL_GRACE, backstop(request.timeout) + _KILL_GRACE
+            )
         for p in placed:
             if p.staging is not None and p.argument.writes:
                 p.argument.array.reshape(-1).view(np.uint8)[:] = p.staging
@@ -284,7 +289,7 @@ def _raise_for_status(
     request: LaunchRequest,
     status: StatusRecord,
     wait_status: int,
-    killed: bool,
+    killed: Overrun | None,
     placed: list[_Placed],
     stderr: str,
     locate: Callable[[int], str | None],
@@ -294,8 +299,13 @@ def _raise_for_status(
     message = status.message.decode(errors="replace")
     if killed or status.code == LaunchStatus.timeout:
         if not message:
+            limit = (
+                f"its wall-clock backstop of {backstop(request.timeout):g} s"
+                if killed is Overrun.wall
+                else f"the time limit of {request.timeout:g} CPU s"
+            )
             message = (
-                f"kernel `{kernel}` exceeded the time limit of {request.timeout:g} s "
+                f"kernel `{kernel}` exceeded {limit} "
                 f"(in block ({block[0]},{block[1]},{block[2]}), after {status.blocks_done} "
                 "complete blocks); it was stopped"
             )

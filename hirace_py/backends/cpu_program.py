@@ -49,13 +49,14 @@ from hirace_py.backends.cpu_source import Renderer, Token, quote_filename, token
 from hirace_py.cache import build_once
 from hirace_py.cuda_headers import CUDA_HEADERS
 from hirace_py.instrument.dialect import normalized
+from hirace_py.time_limits import WALL_BACKSTOP
 
 PROGRAM_HEADER = "cuda_cpu_program.h"
 PROGRAM_SOURCE = "cuda_cpu_program.cpp"
 ARCHIVE = "libhirace_cuda_cpu_program.a"
 DEADLINE_EXIT = 124
-"""Exit status of a program ended by its HIRACE_DEADLINE (at a kernel launch,
-through exit(), so its race report is written)."""
+"""Exit status of a program ended by its HIRACE_DEADLINE (CPU seconds; at a
+kernel launch, through exit(), so its race report is written)."""
 UNIT_TEMPLATE = "cuda_cpu_program_unit.cpp.j2"
 
 # Headers programs include besides those kernel sources do; the program
@@ -79,7 +80,7 @@ def render_program(name: str) -> str:
     ]
     return render(
         name + ".j2", errors=ERRORS, attributes=attributes, runtime_types=cuda_api.runtime_types(),
-        deadline_exit=DEADLINE_EXIT,
+        deadline_exit=DEADLINE_EXIT, wall_backstop=WALL_BACKSTOP,
     )
 
 

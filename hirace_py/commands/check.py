@@ -24,6 +24,7 @@ from hirace_py.commands import check_kernel, check_litmus, check_suite
 from hirace_py.commands.check_mode import CheckMode, given
 from hirace_py.commands.common import HelpFormatter, add_compile_options
 from hirace_py.errors import HiraceError, UsageError
+from hirace_py.time_limits import WALL_BACKSTOP
 from hirace_py.values import ENGINES
 
 MODES = (check_kernel.MODE, check_litmus.MODE, check_suite.MODE)
@@ -51,9 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="; ".join(f"{m.plural}: {', '.join(m.formats)}" for m in MODES))
     p.add_argument("-o", "--output", type=Path, help="write the report here (default: stdout)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="time limit of each launch on the CPU backend (default: "
+                   help="limit in CPU seconds of each launch on the CPU backend (default: "
                    "$HIRACE_TIMEOUT, else 60); for a suite, of each program's run "
-                   f"(default: {check_suite.TIMEOUT:g})")  # fmt: skip
+                   f"(default: {check_suite.TIMEOUT:g}); what waits without using CPU is "
+                   f"ended at {WALL_BACKSTOP}x that in wall time")  # fmt: skip
     add_compile_options(p)
     for mode in MODES:
         group = p.add_argument_group(f"{mode.plural} ({mode.hint})")

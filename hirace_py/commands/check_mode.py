@@ -44,5 +44,5 @@ def limit_each_launch(args: argparse.Namespace) -> None:
     if args.timeout is None:
         return
     if not args.timeout > 0:
-        raise UsageError(f"--timeout {args.timeout:g}: must be a positive number of seconds")
+        raise UsageError(f"--timeout {args.timeout:g}: must be a positive number of CPU seconds")
     os.environ["HIRACE_TIMEOUT"] = f"{args.timeout:g}"

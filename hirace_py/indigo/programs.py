@@ -18,7 +18,8 @@ the program with the suite's command line (`Settings.args`, a template with
   findings too.
 
 A run is an error row when the program cannot be built, is killed at the
-time limit, or ends without writing its report (killed by a signal, or
+time limit (CPU time; or at the wall-clock backstop if it waits without using
+CPU: `hirace_py.time_limits`), or ends without writing its report (killed by a signal, or
 exited through a path that skips the report); a non-zero exit status alone
 is not an error (drivers exit 1 when the results differ), it is kept in the
 row. A program still launching kernels at `DEADLINE_SHARE` of the time limit,
@@ -37,6 +38,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import time
@@ -51,14 +53,15 @@ from hirace_py.indigo.results import RunResult
 from hirace_py.indigo.suite import Code
 from hirace_py.program import BuildOptions, cached_build
 from hirace_py.report import Report, to_json
+from hirace_py.time_limits import backstop, run_with_limits
 from hirace_py.values.programs import builds, merge
 
 DEFAULT_ARGS = ("{input}", "{threads}", "{blocks}")
 DEFAULT_MATCHES = r"(?i)verification passed|results? match|^all good"
 DEFAULT_DIFFERS = r"(?i)verification failed|results? differ|mismatch|^total error"
 DEADLINE_SHARE = 0.5
-"""The program's own deadline, as a share of the time limit: the rest is for
-writing its report and exiting before it would be killed."""
+"""The program's own deadline, as a share of the time limit (both CPU time):
+the rest is for writing its report and exiting before it would be killed."""
 LAUNCH_LIMIT = 2000
 """Kernel launches a run may make unless the suite runner gives it a limit of
 its own: a program making more is ended like one past its deadline (a
@@ -89,7 +92,9 @@ class Settings:
     include_dirs: tuple[str, ...] = ()
     defines: tuple[tuple[str, str | None], ...] = ()
     timeout: float = 120.0
-    """Seconds one run may take (also each launch's limit on the CPU backend)."""
+    """CPU seconds one run may use (also each launch's limit on the CPU backend);
+    a run waiting without using CPU is ended at a wall-clock backstop
+    (`hirace_py.time_limits`)."""
     matches: str = DEFAULT_MATCHES
     differs: str = DEFAULT_DIFFERS
     engine: str = "fsm"
@@ -266,15 +271,13 @@ class CodeRunner:
                    "HIRACE_TIMEOUT": f"{s.timeout:g}",
                    "HIRACE_DEADLINE": f"{DEADLINE_SHARE * s.timeout:g}",
                    "HIRACE_LAUNCH_LIMIT": str(launch_limit)}  # fmt: skip
-            try:
-                proc = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
-                                      text=True, errors="replace", timeout=s.timeout,
-                                      stdin=subprocess.DEVNULL, check=False)  # fmt: skip
-            except subprocess.TimeoutExpired:
+            proc, backstopped = run_with_limits(command, scratch, env, s.timeout)
+            if backstopped or proc.returncode == -signal.SIGXCPU:
                 if row is not None:
                     row.hung = True
-                raise HiraceError(f"the program did not finish within {s.timeout:g} s "
-                                  "(killed; no race report)") from None  # fmt: skip
+                why = (f"ran for {backstop(s.timeout):g} s of wall-clock time without "
+                       "finishing" if backstopped else f"used its {s.timeout:g} CPU s")  # fmt: skip
+                raise HiraceError(f"the program {why} (killed; no race report)")
             if row is not None:
                 row.exit_status = proc.returncode
                 limits = ("(HIRACE_DEADLINE)", "(HIRACE_LAUNCH_LIMIT)")
