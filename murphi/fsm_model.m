@@ -8,19 +8,20 @@
 --   * the device: the shadow word (FSM state, last accessor, what its clocks
 --     say) updated through the transition table, as the instrumented code does;
 --   * the history: which earlier accesses are not happens-before each thread,
---     and which atomics no atomic in its past observed, written from the race
+--     and which atomics each thread has not observed, written from the race
 --     definition (docs/semantics.md section 1) alone.
 -- The invariants say the FSM is in RACE exactly when the history has a race,
--- except after an entry of hirace_py.fsm.SOUND_ONLY (docs/fsm.md), where it
--- may be in RACE without one.
+-- except after an entry of hirace_py.fsm.SOUND_ONLY or on a location an
+-- atomic load accessed (docs/fsm.md), where it may be in RACE without one.
 
 const
   BLOCKS: 2;
   WARPS: 2;      -- warps per block
   LANES: 2;      -- threads per warp
+  MAX_LOADS: 2;   -- atomic loads per launch (and per grid phase) explored
 
   -- Actions (hirace_py.fsm.Action), syncs (Sync) and relations (Rel), as numbered there.
-  ACT_R: 0;  ACT_W: 1;  ACT_BA: 2;  ACT_GA: 3;
+  ACT_R: 0;  ACT_W: 1;  ACT_BA: 2;  ACT_GA: 3;  ACT_BL: 4;  ACT_GL: 5;
   SYNC_U: 0;  SYNC_W: 1;  SYNC_B: 2;  SYNC_G: 3;
   REL_S: 0;  REL_W: 1;  REL_B: 2;  REL_G: 3;
 
@@ -33,10 +34,12 @@ type
   wl_t: scalarset(WARPS);
   lane_t: scalarset(LANES);
   thread_t: record b: block_t; w: wl_t; l: lane_t; end;
-  action_t: 0..3;
+  action_t: 0..5;
   sync_t: 0..3;
   rel_t: 0..3;
   kinds_t: array [action_t] of boolean;  -- a set of kinds of access
+  -- Per thread u, a set of kinds of u's accesses.
+  by_thread_t: array [block_t] of array [wl_t] of array [lane_t] of kinds_t;
   fsm_t: enum { INIT, RACE, R_Rw_R1, X_Xw_X1, X_A, G_A, R_Lw_L1, L_Lw_L1, R_Rw_Rn, R_Rm, MB_R, X_Xw_A, R_Rw_L1, X_Xw_R1, X_Rw_R1, X_Xw_L1, X_Lw_L1, X_Aw_L1, MB_G, G_Aw_L1, G_Lw_L1, MB_Lo, X_Xw_Rn, X_Rw_Rn, X_Rm, X_Rw_L1, MB_Ro };
 
 var
@@ -50,33 +53,36 @@ var
   bsince: boolean;  -- last's block has passed a __syncthreads since last's access
   wsince: boolean;  -- last's warp has passed a __syncwarp since last's access
   gsince: boolean;  -- the grid has passed a grid barrier since last's access
-  excused: boolean; -- the device took a SOUND_ONLY entry to RACE with no race
+  excused: boolean; -- the device went to RACE with no race where that is allowed
+  loaded: boolean;  -- an atomic load accessed the location in this launch
+  loads: 0..MAX_LOADS; -- atomic loads since the launch or grid barrier, while not in RACE
 
   -- The history, written from docs/semantics.md section 1 (murphi/README.md: why it
-  -- is exact). Happens-before comes from program order and barriers, and every
-  -- barrier is a whole warp or a whole block, so the threads that have an
-  -- access happens-before their current point are its own thread, then its
-  -- warp (after a __syncwarp of that warp), then its block (after a
-  -- __syncthreads); never any thread of another block. So it is enough to know,
-  -- per kind of access:
-  fresh: array [block_t] of array [wl_t] of array [lane_t] of kinds_t;
-                                           -- t made one known to t only
+  -- is exact). Plain accesses are ordered by happens-before alone, which comes
+  -- from program order and barriers; every barrier is a whole warp or a whole
+  -- block, so the threads that have a plain access happens-before their
+  -- current point are its own thread, then its warp (after a __syncwarp of
+  -- that warp), then its block (after a __syncthreads); never any thread of
+  -- another block. So it is enough to know, per kind of plain access (R, W):
+  fresh: by_thread_t;                      -- t made one known to t only
   warp_known: array [block_t] of array [wl_t] of kinds_t;
                                            -- a lane made one known to the warp only
   block_made: array [block_t] of kinds_t;  -- a thread of the block made one
-  -- Observation (docs/semantics.md 1.6): an atomic observes every earlier
-  -- atomic (every atomic is a read-modify-write, and on one location each is
-  -- morally strong with the next one unless they race), and what it observed
-  -- precedes whatever happens after it. So an atomic can still race with v
-  -- only if it was made after the last atomic in v's happens-before past:
-  --   latest[v]: that last atomic is the latest atomic of all (then no atomic
-  --     can race with a plain access of v; if it is not, the latest atomic
-  --     itself races with one);
-  --   unseen_block[v][c]: block c (not v's) made a GA after it, the one
-  --     atomic an atomic of v may conflict with and yet not race with (a BA
-  --     of another block races with any access of v before v could observe it).
-  latest: array [block_t] of array [wl_t] of array [lane_t] of boolean;
-  unseen_block: array [block_t] of array [wl_t] of array [lane_t] of array [block_t] of boolean;
+  -- Atomics are also ordered by observation (docs/semantics.md 1.6), which
+  -- is per thread: unseen[v][u] holds the kinds of u's atomics that are
+  -- neither happens-before v's current point nor observed by v (a suffix of
+  -- u's atomics: both orders take a prefix of each thread's accesses).
+  unseen: array [block_t] of array [wl_t] of array [lane_t] of by_thread_t;
+  -- The chain (docs/semantics.md 1.6): an atomic reads the latest write of
+  -- the location and, if the two are morally strong, observes every atomic
+  -- of the chain that write belongs to. in_chain[u]: u's latest atomic is in
+  -- the current chain (so reading the chain observes all of u's atomics);
+  -- chain_atomic, chain_dev, chain_block: the latest write is an atomic, of
+  -- device scope, by a thread of that block.
+  in_chain: array [block_t] of array [wl_t] of array [lane_t] of boolean;
+  chain_atomic: boolean;
+  chain_dev: boolean;
+  chain_block: block_t;
   raced: boolean;   -- this launch's history contains a race (sticky)
 
 function same_thread(t: thread_t; u: thread_t): boolean;
@@ -93,14 +99,35 @@ begin
   return REL_G;
 end;
 
--- docs/semantics.md section 1: actions a and k by two different threads conflict
--- unless both are reads, or both are atomics whose scopes cover both threads
--- (same block: any atomics; different blocks: both device-scope).
+function is_atomic(k: action_t): boolean;
+begin
+  return k = ACT_BA | k = ACT_GA | k = ACT_BL | k = ACT_GL;
+end;
+
+function is_load(k: action_t): boolean;
+begin
+  return k = ACT_BL | k = ACT_GL;
+end;
+
+function is_read(k: action_t): boolean;
+begin
+  return k = ACT_R | is_load(k);
+end;
+
+function is_device(k: action_t): boolean;
+begin
+  return k = ACT_GA | k = ACT_GL;
+end;
+
+-- docs/semantics.md 1.5: actions a and k by two different threads conflict
+-- unless both are reads (an atomic load is a read), or both are atomics whose
+-- scopes cover both threads (same block: any atomics; different blocks: both
+-- device-scope, or both loads).
 function conflicts(a: action_t; k: action_t; same_block: boolean): boolean;
 begin
-  if a = ACT_R & k = ACT_R then return false; endif;
-  if (a = ACT_BA | a = ACT_GA) & (k = ACT_BA | k = ACT_GA) then
-    return !same_block & !(a = ACT_GA & k = ACT_GA);
+  if is_read(a) & is_read(k) then return false; endif;
+  if is_atomic(a) & is_atomic(k) then
+    return !same_block & !(is_device(a) & is_device(k));
   endif;
   return true;
 end;
@@ -123,24 +150,28 @@ begin
     case 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47: return X_A;
     -- GA *
     case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: return G_A;
+    -- BL *
+    case 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79: return R_Lw_L1;
+    -- GL *
+    case 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case RACE:
     switch (a * 4 + y) * 4 + r
-    -- R *; W *; BA *; GA *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: return RACE;
+    -- R *; W *; BA *; GA *; BL *; GL *
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: return RACE;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rw_R1:
     switch (a * 4 + y) * 4 + r
-    -- R U S; R W S,W; R B S,W,B; R G *
-    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
-    -- R U W
-    case 1: return R_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U S; R W S,W; R B S,W,B; R G *; BL U S; GL U S
+    case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15, 64, 80: return R_Rw_R1;
+    -- R U W; BL U W; GL U W
+    case 1, 65, 81: return R_Rw_Rn;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return R_Rm;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 67, 71, 75, 83, 87, 91: return MB_R;
     -- W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
     -- W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
@@ -151,14 +182,20 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return R_Rw_L1;
+    -- BL B S,W,B; BL G *; GL B S,W,B
+    case 72, 73, 74, 76, 77, 78, 79, 88, 89, 90: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_X1:
     switch (a * 4 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
-    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48: return X_Xw_X1;
-    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S; BL U S; GL U S
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 32, 48, 64, 80: return X_Xw_X1;
+    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G; BL U W,B,G; BL W B,G; BL B G; GL U W,B,G; GL W B,G; GL B G
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59, 65, 66, 67, 70, 71, 75, 81, 82, 83, 86, 87, 91: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
@@ -171,44 +208,72 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Xw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_A:
     switch (a * 4 + y) * 4 + r
     -- R U S; W U S; W W S,W; W B S,W,B; W G *
     case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
-    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B
-    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B; BL U S,W,B; BL W B; GL U S,W,B; GL W B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58, 64, 65, 66, 70, 80, 81, 82, 86: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Aw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_A:
     switch (a * 4 + y) * 4 + r
     -- R U S; W U S; W W S,W; W B S,W,B; W G *
     case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
-    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; BL U G; BL W G; BL B G
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 67, 71, 75: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
-    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *
-    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
-    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
-    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
-    -- GA U G; GA W G; GA B G
-    case 51, 55, 59: return MB_G;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; BL U S,W,B; BL W B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 64, 65, 66, 70: return X_A;
+    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *; GL U S,W,B; GL W B
+    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63, 80, 81, 82, 86: return G_A;
+    -- GA U G; GA W G; GA B G; GL U G; GL W G; GL B G
+    case 51, 55, 59, 83, 87, 91: return MB_G;
+    -- BL W S,W
+    case 68, 69: return X_Aw_L1;
+    -- BL B S,W,B
+    case 72, 73, 74: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL W S,W
+    case 84, 85: return G_Aw_L1;
+    -- GL B S,W,B
+    case 88, 89, 90: return G_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Lw_L1:
@@ -219,8 +284,8 @@ begin
     case 1: return R_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 67, 71, 75, 83, 87, 91: return MB_R;
     -- W U S; W W S,W; W B S,W,B; W G *
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
@@ -229,6 +294,10 @@ begin
     case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W,B; BL W S,W,B; BL B S,W,B; BL G *; GL U S,W,B; GL W S,W,B; GL B S,W,B
+    case 64, 65, 66, 68, 69, 70, 72, 73, 74, 76, 77, 78, 79, 80, 81, 82, 84, 85, 86, 88, 89, 90: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case L_Lw_L1:
@@ -239,8 +308,8 @@ begin
     case 1: return R_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G
+    case 3, 7, 11, 67, 71, 75: return MB_R;
     -- W U S; W W S,W; W B S,W,B; W G *
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
@@ -251,16 +320,22 @@ begin
     case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
     -- GA U G; GA W G; GA B G
     case 51, 55, 59: return MB_G;
+    -- BL U S,W,B; BL W S,W,B; BL B S,W,B; BL G *
+    case 64, 65, 66, 68, 69, 70, 72, 73, 74, 76, 77, 78, 79: return R_Lw_L1;
+    -- GL U S,W,B; GL W S,W,B; GL B S,W,B; GL G *
+    case 80, 81, 82, 84, 85, 86, 88, 89, 90, 92, 93, 94, 95: return L_Lw_L1;
+    -- GL U G; GL W G; GL B G
+    case 83, 87, 91: return MB_Lo;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rw_Rn:
     switch (a * 4 + y) * 4 + r
-    -- R U S,W
-    case 0, 1: return R_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U S,W; BL U S,W; GL U S,W
+    case 0, 1, 64, 65, 80, 81: return R_Rw_Rn;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return R_Rm;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 67, 71, 75, 83, 87, 91: return MB_R;
     -- R W S,W; R B S,W,B; R G *
     case 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
@@ -273,14 +348,20 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return R_Rw_L1;
+    -- BL B S,W,B; BL G *; GL B S,W,B
+    case 72, 73, 74, 76, 77, 78, 79, 88, 89, 90: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rm:
     switch (a * 4 + y) * 4 + r
-    -- R U S,W,B; R W S,W,B
-    case 0, 1, 2, 4, 5, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U S,W,B; R W S,W,B; BL U S,W,B; BL W S,W,B; GL U S,W,B; GL W S,W,B
+    case 0, 1, 2, 4, 5, 6, 64, 65, 66, 68, 69, 70, 80, 81, 82, 84, 85, 86: return R_Rm;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 67, 71, 75, 83, 87, 91: return MB_R;
     -- R B S,W,B; R G *
     case 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- W U *; W W *; W B G; BA U *; BA W *; BA B G; GA U *; GA W *; GA B G
@@ -291,12 +372,16 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL B S,W,B; BL G *; GL B S,W,B
+    case 72, 73, 74, 76, 77, 78, 79, 88, 89, 90: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_R:
     switch (a * 4 + y) * 4 + r
-    -- R U *; R W *; R B *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
+    -- R U *; R W *; R B *; BL U *; BL W *; BL B *; GL U *; GL W *; GL B *
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: return MB_R;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U *; W W *; W B *; BA U *; BA W *; BA B *; GA U *; GA W *; GA B *
@@ -307,26 +392,38 @@ begin
     case 44, 45, 46, 47: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_A:
     switch (a * 4 + y) * 4 + r
     -- R U S; W U S; W W S,W; W B S,W,B; W G *
     case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
-    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G; BL U B,G; BL W B,G; BL B G; GL U B,G; GL W B,G; GL B G
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59, 66, 67, 70, 71, 75, 82, 83, 86, 87, 91: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
-    -- BA U S,W; BA W S,W; GA U S,W; GA W S,W
-    case 32, 33, 36, 37, 48, 49, 52, 53: return X_Xw_A;
+    -- BA U S,W; BA W S,W; GA U S,W; GA W S,W; BL U S,W; GL U S,W
+    case 32, 33, 36, 37, 48, 49, 52, 53, 64, 65, 80, 81: return X_Xw_A;
     -- BA B S,W,B; BA G *; GA B S,W,B
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Xw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case R_Rw_L1:
@@ -335,10 +432,10 @@ begin
     case 0, 4, 5, 8, 9, 10, 12, 13, 14, 15: return R_Rw_R1;
     -- R U W
     case 1: return R_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return R_Rm;
-    -- R U G; R W G; R B G
-    case 3, 7, 11: return MB_R;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return R_Rm;
+    -- R U G; R W G; R B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 67, 71, 75, 83, 87, 91: return MB_R;
     -- W U S; W W S,W; W B S,W,B; W G *
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
     -- W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
@@ -349,16 +446,22 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W; BL W S,W; GL U S,W; GL W S,W
+    case 64, 65, 68, 69, 80, 81, 84, 85: return R_Rw_L1;
+    -- BL B S,W,B; BL G *; GL B S,W,B
+    case 72, 73, 74, 76, 77, 78, 79, 88, 89, 90: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_R1:
     switch (a * 4 + y) * 4 + r
-    -- R U S; R W S,W
-    case 0, 4, 5: return X_Xw_R1;
-    -- R U W
-    case 1: return X_Xw_Rn;
-    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R U S; R W S,W; BL U S; GL U S
+    case 0, 4, 5, 64, 80: return X_Xw_R1;
+    -- R U W; BL U W; GL U W
+    case 1, 65, 81: return X_Xw_Rn;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G; BL U B,G; BL W B,G; BL B G; GL U B,G; GL W B,G; GL B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59, 66, 67, 70, 71, 75, 82, 83, 86, 87, 91: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
@@ -371,18 +474,26 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Xw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rw_R1:
     switch (a * 4 + y) * 4 + r
-    -- R U S; R W S,W; R B S,W,B
-    case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
-    -- R U W
-    case 1: return X_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G
-    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R U S; R W S,W; R B S,W,B; BL U S; GL U S
+    case 0, 4, 5, 8, 9, 10, 64, 80: return X_Rw_R1;
+    -- R U W; BL U W; GL U W
+    case 1, 65, 81: return X_Rw_Rn;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return X_Rm;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U W,B,G; BA W B,G; BA B G; GA U W,B,G; GA W B,G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 33, 34, 35, 38, 39, 43, 49, 50, 51, 54, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *; BA U S; GA U S
@@ -393,6 +504,14 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Rw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_L1:
@@ -401,8 +520,8 @@ begin
     case 0, 4, 5: return X_Xw_R1;
     -- R U W
     case 1: return X_Xw_Rn;
-    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
-    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G; BL U B,G; BL W B,G; BL B G; GL U B,G; GL W B,G; GL B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59, 66, 67, 70, 71, 75, 82, 83, 86, 87, 91: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
@@ -415,6 +534,14 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W; BL W S,W; GL U S,W; GL W S,W
+    case 64, 65, 68, 69, 80, 81, 84, 85: return X_Xw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Lw_L1:
@@ -425,8 +552,8 @@ begin
     case 1: return X_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
@@ -435,6 +562,12 @@ begin
     case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W,B; BL W S,W,B; BL B S,W,B; GL U S,W,B; GL W S,W,B; GL B S,W,B
+    case 64, 65, 66, 68, 69, 70, 72, 73, 74, 80, 81, 82, 84, 85, 86, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Aw_L1:
@@ -443,26 +576,34 @@ begin
     case 0, 4, 5: return X_Xw_R1;
     -- R U W
     case 1: return X_Xw_Rn;
-    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G
-    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59: return RACE;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; GA U G; GA W G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 51, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B
-    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58: return X_A;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; GA U S,W,B; GA W S,W,B; GA B S,W,B; BL U B; BL W B; GL U B; GL W B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 56, 57, 58, 66, 70, 82, 86: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W; BL W S,W; GL U S,W; GL W S,W
+    case 64, 65, 68, 69, 80, 81, 84, 85: return X_Aw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_G:
     switch (a * 4 + y) * 4 + r
-    -- R U S; W U S; W W S,W; W B S,W,B; W G *
-    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U *; BA W *; BA B *
-    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43: return RACE;
+    -- R U S; W U S; W W S,W; W B S,W,B; W G *; BL U S
+    case 0, 16, 20, 21, 24, 25, 26, 28, 29, 30, 31, 64: return X_Xw_X1;
+    -- R U W,B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U *; BA W *; BA B *; BL U W,B,G; BL W B,G; BL B G
+    case 1, 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 65, 66, 67, 70, 71, 75: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
@@ -471,10 +612,18 @@ begin
     case 12, 13, 14, 15: return R_Rw_R1;
     -- BA G *
     case 44, 45, 46, 47: return X_A;
-    -- GA U *; GA W *; GA B *
-    case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return MB_G;
+    -- GA U *; GA W *; GA B *; GL U *; GL W *; GL B *
+    case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: return MB_G;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W
+    case 68, 69: return X_Xw_L1;
+    -- BL B S,W,B
+    case 72, 73, 74: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_Aw_L1:
@@ -483,20 +632,32 @@ begin
     case 0, 4, 5: return X_Xw_R1;
     -- R U W
     case 1: return X_Xw_Rn;
-    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
-    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- R U B,G; R W B,G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; BL U G; BL W G; BL B G
+    case 2, 3, 6, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 67, 71, 75: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
     case 16, 20, 21, 24, 25, 26, 28, 29, 30, 31: return X_Xw_X1;
-    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *
-    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
-    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
-    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
-    -- GA U G; GA W G; GA B G
-    case 51, 55, 59: return MB_G;
+    -- BA U S,W,B; BA W S,W,B; BA B S,W,B; BA G *; BL U B; BL W B
+    case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47, 66, 70: return X_A;
+    -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *; GL U B; GL W B
+    case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63, 82, 86: return G_A;
+    -- GA U G; GA W G; GA B G; GL U G; GL W G; GL B G
+    case 51, 55, 59, 83, 87, 91: return MB_G;
+    -- BL U S,W; BL W S,W
+    case 64, 65, 68, 69: return X_Aw_L1;
+    -- BL B S,W,B
+    case 72, 73, 74: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL U S,W; GL W S,W
+    case 80, 81, 84, 85: return G_Aw_L1;
+    -- GL B S,W,B
+    case 88, 89, 90: return G_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case G_Lw_L1:
@@ -507,8 +668,8 @@ begin
     case 1: return X_Rw_Rn;
     -- R U B; R W B
     case 2, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G
-    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43: return RACE;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U G; BA W G; BA B G; BL U G; BL W G; BL B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 35, 39, 43, 67, 71, 75: return RACE;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
@@ -517,14 +678,22 @@ begin
     case 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 47: return X_A;
     -- GA U S,W,B; GA W S,W,B; GA B S,W,B; GA G *
     case 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62, 63: return G_A;
-    -- GA U G; GA W G; GA B G
-    case 51, 55, 59: return MB_G;
+    -- GA U G; GA W G; GA B G; GL U G; GL W G; GL B G
+    case 51, 55, 59, 83, 87, 91: return MB_G;
+    -- BL U S,W,B; BL W S,W,B; BL B S,W,B
+    case 64, 65, 66, 68, 69, 70, 72, 73, 74: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL U S,W,B; GL W S,W,B; GL B S,W,B
+    case 80, 81, 82, 84, 85, 86, 88, 89, 90: return G_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_Lo:
     switch (a * 4 + y) * 4 + r
-    -- R U *; R W *; R B *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
+    -- R U *; R W *; R B *; BL U W,B,G; BL W B,G; BL B G
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65, 66, 67, 70, 71, 75: return MB_R;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
@@ -537,14 +706,22 @@ begin
     case 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: return MB_G;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S; BL W S,W; BL B S,W,B
+    case 64, 68, 69, 72, 73, 74: return MB_Ro;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL U *; GL W *; GL B *
+    case 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: return MB_Lo;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Xw_Rn:
     switch (a * 4 + y) * 4 + r
-    -- R U S,W
-    case 0, 1: return X_Xw_Rn;
-    -- R U B,G; R W B,G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
-    case 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R U S,W; BL U S,W; GL U S,W
+    case 0, 1, 64, 65, 80, 81: return X_Xw_Rn;
+    -- R U B,G; R W B,G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G; BL U B,G; BL W B,G; BL B G; GL U B,G; GL W B,G; GL B G
+    case 2, 3, 6, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59, 66, 67, 70, 71, 75, 82, 83, 86, 87, 91: return RACE;
     -- R W S,W
     case 4, 5: return X_Xw_R1;
     -- R B S,W,B
@@ -559,16 +736,24 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Xw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rw_Rn:
     switch (a * 4 + y) * 4 + r
-    -- R U S,W
-    case 0, 1: return X_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G
-    case 3, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59: return RACE;
+    -- R U S,W; BL U S,W; GL U S,W
+    case 0, 1, 64, 65, 80, 81: return X_Rw_Rn;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return X_Rm;
+    -- R U G; R W G; R B G; W U *; W W B,G; W B G; BA U *; BA W B,G; BA B G; GA U *; GA W B,G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 16, 17, 18, 19, 22, 23, 27, 32, 33, 34, 35, 38, 39, 43, 48, 49, 50, 51, 54, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R W S,W; R B S,W,B
     case 4, 5, 8, 9, 10: return X_Rw_R1;
     -- R G *
@@ -581,14 +766,22 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL W S,W; GL W S,W
+    case 68, 69, 84, 85: return X_Rw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rm:
     switch (a * 4 + y) * 4 + r
-    -- R U S,W,B; R W S,W,B
-    case 0, 1, 2, 4, 5, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U *; W W *; W B G; BA U *; BA W *; BA B G; GA U *; GA W *; GA B G
-    case 3, 7, 11, 16, 17, 18, 19, 20, 21, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 43, 48, 49, 50, 51, 52, 53, 54, 55, 59: return RACE;
+    -- R U S,W,B; R W S,W,B; BL U S,W,B; BL W S,W,B; GL U S,W,B; GL W S,W,B
+    case 0, 1, 2, 4, 5, 6, 64, 65, 66, 68, 69, 70, 80, 81, 82, 84, 85, 86: return X_Rm;
+    -- R U G; R W G; R B G; W U *; W W *; W B G; BA U *; BA W *; BA B G; GA U *; GA W *; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 16, 17, 18, 19, 20, 21, 22, 23, 27, 32, 33, 34, 35, 36, 37, 38, 39, 43, 48, 49, 50, 51, 52, 53, 54, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R B S,W,B
     case 8, 9, 10: return X_Rw_R1;
     -- R G *
@@ -599,6 +792,12 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case X_Rw_L1:
@@ -607,10 +806,10 @@ begin
     case 0, 4, 5, 8, 9, 10: return X_Rw_R1;
     -- R U W
     case 1: return X_Rw_Rn;
-    -- R U B; R W B
-    case 2, 6: return X_Rm;
-    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G
-    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59: return RACE;
+    -- R U B; R W B; BL U B; BL W B; GL U B; GL W B
+    case 2, 6, 66, 70, 82, 86: return X_Rm;
+    -- R U G; R W G; R B G; W U W,B,G; W W B,G; W B G; BA U B,G; BA W B,G; BA B G; GA U B,G; GA W B,G; GA B G; BL U G; BL W G; BL B G; GL U G; GL W G; GL B G
+    case 3, 7, 11, 17, 18, 19, 22, 23, 27, 34, 35, 38, 39, 43, 50, 51, 54, 55, 59, 67, 71, 75, 83, 87, 91: return RACE;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
@@ -621,12 +820,20 @@ begin
     case 40, 41, 42, 44, 45, 46, 47, 56, 57, 58: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S,W; BL W S,W; GL U S,W; GL W S,W
+    case 64, 65, 68, 69, 80, 81, 84, 85: return X_Rw_L1;
+    -- BL B S,W,B; GL B S,W,B
+    case 72, 73, 74, 88, 89, 90: return X_Lw_L1;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   case MB_Ro:
     switch (a * 4 + y) * 4 + r
-    -- R U *; R W *; R B *
-    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11: return MB_R;
+    -- R U *; R W *; R B *; BL U W,B,G; BL W B,G; BL B G; GL U W,B,G; GL W B,G; GL B G
+    case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65, 66, 67, 70, 71, 75, 81, 82, 83, 86, 87, 91: return MB_R;
     -- R G *
     case 12, 13, 14, 15: return R_Rw_R1;
     -- W U S; W W S,W; W B S,W,B; W G *
@@ -637,6 +844,12 @@ begin
     case 44, 45, 46, 47: return X_A;
     -- GA G *
     case 60, 61, 62, 63: return G_A;
+    -- BL U S; BL W S,W; BL B S,W,B; GL U S; GL W S,W; GL B S,W,B
+    case 64, 68, 69, 72, 73, 74, 80, 84, 85, 88, 89, 90: return MB_Ro;
+    -- BL G *
+    case 76, 77, 78, 79: return R_Lw_L1;
+    -- GL G *
+    case 92, 93, 94, 95: return L_Lw_L1;
     else error "next_state: bad action, sync or relation";
     endswitch;
   endswitch;
@@ -700,160 +913,189 @@ begin
   return true;
 end;
 
--- Forget the history once it has raced: raced is sticky, so the invariants
--- no longer depend on it, and dropping it keeps the state space small.
+-- Forget the history: once it has raced, or the device is in RACE (RACE is
+-- final, so the invariants no longer depend on it), and after a grid barrier
+-- (everything made so far happens-before every thread's next event).
+-- Dropping it keeps the state space small.
 procedure forget_history();
 begin
   clear fresh;
   clear warp_known;
   clear block_made;
-  clear latest;
-  clear unseen_block;
-end;
-
-function is_atomic(k: action_t): boolean;
-begin
-  return k = ACT_BA | k = ACT_GA;
+  clear unseen;
+  clear in_chain;
+  chain_atomic := false;
+  chain_dev := false;
 end;
 
 -- Does an access of kind a by t now race? It does iff some earlier access of
--- another thread conflicts with it and is not happens-before it: one of t's
--- block known to its thread only, or to another warp only, or one of another
--- block (nothing orders accesses of two blocks); and, if it is an atomic,
--- no atomic in t's past observed it.
+-- another thread conflicts with it and is neither happens-before it nor, if
+-- it is an atomic, observed by t: a plain one of t's block known to its
+-- thread only, or to another warp only, or one of another block (nothing
+-- orders accesses of two blocks); an atomic in unseen[t].
 function races(t: thread_t; a: action_t): boolean;
 begin
   for k: action_t do
-    if conflicts(a, k, true) & (!is_atomic(k) | !latest[t.b][t.w][t.l]) then
+    if !is_atomic(k) & conflicts(a, k, true) then
       for w: wl_t do
         for l: lane_t do
           if !(w = t.w & l = t.l) & fresh[t.b][w][l][k] then return true; endif;
         endfor;
         if w != t.w & warp_known[t.b][w][k] then return true; endif;
       endfor;
-    endif;
-    if conflicts(a, k, false) then
       for c: block_t do
-        if c != t.b & block_made[c][k] & (k != ACT_GA | unseen_block[t.b][t.w][t.l][c]) then
-          return true;
-        endif;
+        if c != t.b & block_made[c][k] then return true; endif;
       endfor;
     endif;
+  endfor;
+  for c: block_t do
+    for w: wl_t do
+      for l: lane_t do
+        for k: action_t do
+          if unseen[t.b][t.w][t.l][c][w][l][k] & conflicts(a, k, c = t.b) then return true; endif;
+        endfor;
+      endfor;
+    endfor;
   endfor;
   return false;
 end;
 
--- t's atomic observed every atomic made so far.
-procedure observe(t: thread_t);
+-- Of the kinds of unseen atomics of one thread, one whose conflicts (with a
+-- thread in the given block relation) are all conflicts of another kind in
+-- the set changes no verdict: the set is closed under adding such kinds, so
+-- equal verdicts give equal sets (a smaller state space). Closure commutes
+-- with the intersection of barrier_join, since the sets joined there are
+-- nested (kinds of suffixes of one thread's atomics). Same block: BA and GA
+-- conflict with R and W alike, loads with W only, so a read-modify-write
+-- stands as BA and covers the loads (as BL). Across blocks: BA conflicts
+-- with everything, GA with R, W, BA, BL; BL with W, BA, GA; GL with W, BA.
+procedure close_kinds(var k: kinds_t; same_block: boolean);
 begin
-  clear latest;
-  latest[t.b][t.w][t.l] := true;
-  clear unseen_block[t.b][t.w][t.l];
+  if same_block then
+    if k[ACT_GA] then k[ACT_BA] := true; k[ACT_GA] := false; endif;
+    if k[ACT_GL] then k[ACT_BL] := true; k[ACT_GL] := false; endif;
+    if k[ACT_BA] then k[ACT_BL] := true; endif;
+  else
+    if k[ACT_BA] then k[ACT_GA] := true; k[ACT_BL] := true; endif;
+    if k[ACT_GA] | k[ACT_BL] then k[ACT_GL] := true; endif;
+  endif;
 end;
 
--- After a barrier of warp w of block b (of all of block b if whole), what any
--- participant's past observed, every participant's does: an atomic is unseen
--- by a participant only if unseen by all of them.
-procedure join_unseen(b: block_t; w0: wl_t; whole: boolean);
-var any_latest: boolean; all_block: array [block_t] of boolean;
-begin
-  any_latest := false;
-  for c: block_t do all_block[c] := true; endfor;
-  for w: wl_t do
-    if whole | w = w0 then
-      for l: lane_t do
-        any_latest := any_latest | latest[b][w][l];
-        for c: block_t do all_block[c] := all_block[c] & unseen_block[b][w][l][c]; endfor;
-      endfor;
-    endif;
-  endfor;
-  for w: wl_t do
-    if whole | w = w0 then
-      for l: lane_t do
-        latest[b][w][l] := any_latest;
-        unseen_block[b][w][l] := all_block;
-      endfor;
-    endif;
-  endfor;
-end;
-
--- Of two accesses known to the same threads, one of kind k is redundant when
--- every action that conflicts with k also conflicts with the other's kind,
--- and the other races whenever k does: W conflicts with every action and is
--- plain, so it covers R, BA and GA; BA conflicts with everything GA
--- conflicts with (R and W, and BA across blocks), and no observation excuses
--- a BA where it could excuse a GA (within a block they are alike, across
--- blocks a BA is never excused: see unseen_block), so it covers GA.
--- Dropping redundant kinds changes no verdict and keeps the state space small.
+-- Of two plain kinds known to the same threads, R is redundant beside W:
+-- W conflicts with every action R conflicts with.
 procedure drop_redundant(var kinds: kinds_t);
 begin
-  if kinds[ACT_W] then
-    kinds[ACT_R] := false;
-    kinds[ACT_BA] := false;
-    kinds[ACT_GA] := false;
-  endif;
-  if kinds[ACT_BA] then
-    kinds[ACT_GA] := false;
-  endif;
+  if kinds[ACT_W] then kinds[ACT_R] := false; endif;
 end;
 
--- The observation flags matter only beside atomic flags they qualify:
--- clearing them otherwise changes no verdict (the next atomic sets latest
--- afresh) and keeps the state space small.
-procedure canonical_observation();
-var pending: boolean;
+-- An atomic of kind a by t (not racing): it reads the chain if it is morally
+-- strong with the latest write (an atomic of t's block, or both of device
+-- scope), observing all atomics of the threads in the chain; else the chain
+-- breaks and starts again at it. Then every other thread has it unseen.
+procedure atomic_access(t: thread_t; a: action_t);
+var v: thread_t;
 begin
-  pending := false;
+  if chain_atomic & (chain_block = t.b | (chain_dev & is_device(a))) then
+    for b: block_t do
+      for w: wl_t do
+        for l: lane_t do
+          if in_chain[b][w][l] then clear unseen[t.b][t.w][t.l][b][w][l]; endif;
+        endfor;
+      endfor;
+    endfor;
+  else
+    clear in_chain;
+  endif;
+  in_chain[t.b][t.w][t.l] := true;
+  chain_atomic := true;
+  chain_dev := is_device(a);
+  chain_block := t.b;
   for b: block_t do
     for w: wl_t do
-      pending := pending | warp_known[b][w][ACT_BA] | warp_known[b][w][ACT_GA];
       for l: lane_t do
-        pending := pending | fresh[b][w][l][ACT_BA] | fresh[b][w][l][ACT_GA];
+        v.b := b; v.w := w; v.l := l;
+        if !same_thread(v, t) then
+          unseen[b][w][l][t.b][t.w][t.l][a] := true;
+          close_kinds(unseen[b][w][l][t.b][t.w][t.l], b = t.b);
+        endif;
       endfor;
     endfor;
   endfor;
-  if !pending then clear latest; endif;
-  for c: block_t do
-    if !block_made[c][ACT_GA] then
-      for b: block_t do
-        for w: wl_t do
-          for l: lane_t do unseen_block[b][w][l][c] := false; endfor;
+end;
+
+-- A plain access of kind a by t (not racing).
+procedure plain_access(t: thread_t; a: action_t);
+begin
+  fresh[t.b][t.w][t.l][a] := true;
+  drop_redundant(fresh[t.b][t.w][t.l]);
+  block_made[t.b][a] := true;
+  drop_redundant(block_made[t.b]);
+  if a = ACT_W then
+    -- A plain write reads nothing and ends the chain. It did not race, so
+    -- every atomic is happens-before or observed by t; any later access
+    -- either races with the write or is happens-after it, and then has
+    -- observed or is happens-after what t has: no unseen flag can decide a
+    -- verdict any more, and dropping them keeps the state space small.
+    clear in_chain;
+    chain_atomic := false;
+    clear unseen;
+  endif;
+end;
+
+-- The state in a canonical form: flags that can decide no verdict cleared.
+-- in_chain[u] matters only while some thread has an atomic of u unseen (a
+-- new atomic of u sets it afresh); with no thread in the chain, whether the
+-- next atomic reads it or breaks it gives the same chain, so its latest
+-- write is forgotten; loaded matters only until the device is in RACE.
+procedure canonicalize();
+var needed: boolean; any: boolean;
+begin
+  any := false;
+  for b: block_t do
+    for w: wl_t do
+      for l: lane_t do
+        needed := false;
+        for c: block_t do
+          for v: wl_t do
+            for m: lane_t do
+              for k: action_t do
+                needed := needed | unseen[c][v][m][b][w][l][k];
+              endfor;
+            endfor;
+          endfor;
         endfor;
+        in_chain[b][w][l] := in_chain[b][w][l] & needed;
+        any := any | in_chain[b][w][l];
       endfor;
-    endif;
+    endfor;
   endfor;
+  if !any then
+    chain_atomic := false;
+    chain_dev := false;
+    chain_block := last.b;
+  endif;
+  if fsm = RACE then loaded := false; loads := 0; endif;
 end;
 
 procedure access(b: block_t; w: wl_t; l: lane_t; a: action_t; y: sync_t);
 var t: thread_t;
 begin
   t.b := b; t.w := w; t.l := l;
-  -- The history (empty once it has raced).
-  if !raced then
+  -- The history (empty once the device is in RACE).
+  if fsm != RACE then
+    if is_load(a) then loaded := true; loads := loads + 1; endif;
     if races(t, a) then
       raced := true;
       forget_history();
-    elsif fsm != RACE & next_state(fsm, a, y, relation(t, last)) = RACE then
-      -- Only a SOUND_ONLY entry gets here (else completeness fails below):
-      -- the FSM stays in RACE, so the history no longer matters.
-      excused := sound_only(fsm, a, y, relation(t, last));
+    elsif next_state(fsm, a, y, relation(t, last)) = RACE then
+      -- Only an allowed false alarm gets here (else soundness fails): the FSM
+      -- stays in RACE, so the history no longer matters.
+      excused := sound_only(fsm, a, y, relation(t, last)) | loaded;
       forget_history();
+    elsif is_atomic(a) then
+      atomic_access(t, a);
     else
-      fresh[t.b][t.w][t.l][a] := true;
-      drop_redundant(fresh[t.b][t.w][t.l]);
-      block_made[t.b][a] := true;
-      drop_redundant(block_made[t.b]);
-      if a = ACT_GA then
-        for c: block_t do
-          if c != b then
-            for v: wl_t do
-              for m: lane_t do unseen_block[c][v][m][b] := true; endfor;
-            endfor;
-          endif;
-        endfor;
-      endif;
-      if is_atomic(a) then observe(t); endif;
-      canonical_observation();
+      plain_access(t, a);
     endif;
   endif;
   -- The device: the table, then t becomes the last accessor with its current clocks.
@@ -862,21 +1104,57 @@ begin
   bsince := false;
   wsince := false;
   gsince := false;
+  canonicalize();
 end;
 
--- A barrier: what a participant had happens-before its point becomes
--- happens-before every participant's (docs/semantics.md section 1: every event of a
--- participant before the barrier happens-before every event of every
--- participant after it).
+-- A barrier of the threads in (block b, and warp w0 unless whole): what a
+-- participant had happens-before or observed, every participant has after
+-- it (docs/semantics.md 1.4: every event of a participant before the barrier
+-- happens-before every event of every participant after it). So an atomic
+-- of a participant is unseen by none of them, and one of another thread is
+-- unseen by a participant only if it was unseen by all of them.
+procedure barrier_join(b: block_t; w0: wl_t; whole: boolean);
+var joined: by_thread_t;
+begin
+  for c: block_t do
+    for v: wl_t do
+      for m: lane_t do
+        for k: action_t do joined[c][v][m][k] := true; endfor;
+        if c = b & (whole | v = w0) then clear joined[c][v][m]; endif;
+      endfor;
+    endfor;
+  endfor;
+  for w: wl_t do
+    if whole | w = w0 then
+      for l: lane_t do
+        for c: block_t do
+          for v: wl_t do
+            for m: lane_t do
+              for k: action_t do
+                joined[c][v][m][k] := joined[c][v][m][k] & unseen[b][w][l][c][v][m][k];
+              endfor;
+            endfor;
+          endfor;
+        endfor;
+      endfor;
+    endif;
+  endfor;
+  for w: wl_t do
+    if whole | w = w0 then
+      for l: lane_t do unseen[b][w][l] := joined; endfor;
+    endif;
+  endfor;
+end;
+
 procedure block_barrier(b: block_t);
 begin
   for w: wl_t do
     clear warp_known[b][w];
     for l: lane_t do clear fresh[b][w][l]; endfor;
   endfor;
-  join_unseen(b, last.w, true);  -- the warp is ignored: the whole block joins
-  canonical_observation();
+  barrier_join(b, last.w, true);  -- the warp is ignored: the whole block joins
   if last.b = b then bsince := true; endif;
+  canonicalize();
 end;
 
 procedure warp_barrier(b: block_t; w: wl_t);
@@ -890,9 +1168,9 @@ begin
     endfor;
   endfor;
   drop_redundant(warp_known[b][w]);
-  join_unseen(b, w, false);
-  canonical_observation();
+  barrier_join(b, w, false);
   if last.b = b & last.w = w then wsince := true; endif;
+  canonicalize();
 end;
 
 -- A grid barrier (cooperative launch): every thread takes part, so
@@ -900,7 +1178,9 @@ end;
 procedure grid_barrier();
 begin
   forget_history();
+  loads := 0;
   gsince := true;
+  canonicalize();
 end;
 
 -- A fresh launch: zeroed shadow (INIT, last accessor a thread z with clocks 0),
@@ -918,8 +1198,11 @@ begin
   wsince := false;
   gsince := false;
   excused := false;
+  loaded := false;
+  loads := 0;
   raced := false;
   forget_history();
+  canonicalize();
 end;
 
 ruleset b: block_t; w: wl_t; l: lane_t do
@@ -953,6 +1236,18 @@ ruleset b: block_t; w: wl_t; l: lane_t; y: sync_t do
     sync_to_try(b, w, l, ACT_GA, y)
   ==>
     access(b, w, l, ACT_GA, y);
+  endrule;
+  rule "BL"
+    sync_to_try(b, w, l, ACT_BL, y)
+    & (loads < MAX_LOADS | fsm = RACE)
+  ==>
+    access(b, w, l, ACT_BL, y);
+  endrule;
+  rule "GL"
+    sync_to_try(b, w, l, ACT_GL, y)
+    & (loads < MAX_LOADS | fsm = RACE)
+  ==>
+    access(b, w, l, ACT_GL, y);
   endrule;
 endruleset;
 

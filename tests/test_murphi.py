@@ -65,17 +65,25 @@ def _table_in(text: str) -> np.ndarray:
 
 
 def test_model_carries_the_table_entry_for_entry() -> None:
-    # Every entry of the modelled actions, none of the atomic loads' (docs/fsm.md).
-    action = np.arange(fsm.FLAT_TRANSITIONS.size) // (len(fsm.Sync) * len(fsm.Rel))
-    modelled = np.isin(action % len(fsm.Action), list(model.MODELLED_ACTIONS))
+    # Every entry, the atomic loads' included (docs/fsm.md, "Murphi model").
     carried = _table_in(model.render())
-    assert (carried[modelled] == fsm.FLAT_TRANSITIONS[modelled]).all()
-    assert (carried[~modelled] == -1).all()
-    mutated = fsm.FLAT_TRANSITIONS.copy()
-    mutated[123] = (mutated[123] + 1) % fsm.N_STATES
-    assert modelled[123]
-    rendered = _table_in(model.render(GRID, mutated, "a test table"))
-    assert (rendered[modelled] == mutated[modelled]).all()
+    assert (carried == fsm.FLAT_TRANSITIONS).all()
+    load_entry = fsm.flat_index(fsm.STATE_INDEX["X_Xw_L1"], fsm.Action.GL, fsm.Sync.U, fsm.Rel.B)
+    for index in (123, load_entry):
+        mutated = fsm.FLAT_TRANSITIONS.copy()
+        mutated[index] = (mutated[index] + 1) % fsm.N_STATES
+        assert (_table_in(model.render(GRID, mutated, "a test table")) == mutated).all()
+
+
+def test_model_bounds_the_atomic_loads_it_explores() -> None:
+    # Load rules are guarded by the count of loads so far (MAX_LOADS), the
+    # other access rules are not; --loads 0 leaves the loads out.
+    for n in (0, 2):
+        text = model.render(GRID, max_loads=n)
+        assert f"MAX_LOADS: {n};" in text
+        guard = r'rule "(\w+)"\n    sync_to_try\([^)]*\)\n    & \(loads < MAX_LOADS'
+        guarded = re.findall(guard, text)
+        assert sorted(guarded) == ["BL", "GL"]
 
 
 def test_model_names_threads_by_scalarsets_of_the_grid() -> None:

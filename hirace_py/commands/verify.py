@@ -49,6 +49,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="check this table (CSV of `hirace fsm --format csv`) instead of the real one",
     )
     p.add_argument(
+        "--loads",
+        type=_loads,
+        default=model.DEFAULT_MAX_LOADS,
+        metavar="N",
+        help=(
+            "atomic loads the model explores per launch and grid phase "
+            f'(default {model.DEFAULT_MAX_LOADS}; docs/fsm.md, "Murphi model")'
+        ),
+    )
+    p.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep the model, verifier and its output in DIR"
     )
     p.add_argument(
@@ -71,6 +81,16 @@ def _grid(text: str) -> Grid:
         raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
 
 
+def _loads(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a count of 0 or more")
+    return n
+
+
 def _check(args: argparse.Namespace, text: str) -> rumur.Outcome:
     if args.keep is not None:
         try:
@@ -90,9 +110,11 @@ def run(args: argparse.Namespace) -> int:
     if args.table is not None:
         table = load_csv(args.table)
         name = f"the table in {args.table.name}"
-    text = model.render(args.grid, table, name)
+    text = model.render(args.grid, table, name, args.loads)
     print(
-        f"model: grid {args.grid} (blocks x warps x lanes), {name} ({N_STATES} states)", flush=True
+        f"model: grid {args.grid} (blocks x warps x lanes), up to {args.loads} atomic loads "
+        f"per launch, {name} ({N_STATES} states)",
+        flush=True,
     )
     outcome = _check(args, text)
     print(
@@ -102,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if outcome.failed is None:
         print(
             "verdict: verified: after every rule, the FSM is in RACE exactly when "
-            "the history has a race (or after a sound-only entry, docs/fsm.md)"
+            "the history has a race (or after a sound-only entry or an atomic load, "
+            "docs/fsm.md)"
         )
         return ExitCode.CLEAN
     print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from hirace_py.fsm import FLAT_TRANSITIONS, SOUND_ONLY, STATES, Action, Rel, Sync, flat_index
+from hirace_py.fsm import FLAT_TRANSITIONS, LOADS, SOUND_ONLY, STATES, Action, Rel, Sync, flat_index
 from hirace_py.templating import environment
 from hirace_py.trace import Grid
 
 TEMPLATE = "fsm_model.m.j2"
 DEFAULT_GRID = Grid(2, 2, 2)
 REAL_TABLE_NAME = "the table of hirace_py.fsm"
-MODELLED_ACTIONS = (Action.R, Action.W, Action.BA, Action.GA)
-"""The actions the model's history knows (docs/fsm.md, "Murphi model"): the
-atomic loads are checked against the oracle only (tests/test_fsm_loads.py)."""
+DEFAULT_MAX_LOADS = 2
+"""Atomic loads the model explores per launch (and per grid phase): loads
+never race with each other or with plain reads, so unbounded runs of them
+reach every who-observed-whom relation between threads (docs/fsm.md,
+"Murphi model")."""
+MODELLED_ACTIONS = tuple(Action)
+"""The actions the model has a rule for: all of them (docs/fsm.md, "Murphi model")."""
 
 
 def _label(entries: list[tuple[Action, Sync, Rel]]) -> str:
@@ -39,6 +43,7 @@ def render(
     grid: Grid = DEFAULT_GRID,
     table: np.ndarray = FLAT_TRANSITIONS,
     table_name: str = REAL_TABLE_NAME,
+    max_loads: int = DEFAULT_MAX_LOADS,
 ) -> str:
     """The Murphi model for `grid` checking the flat transition `table`.
 
@@ -69,7 +74,10 @@ def render(
                 ],
             }
         )
-    actions = [{"name": a.name, "const": f"ACT_{a.name}"} for a in MODELLED_ACTIONS]
+    actions = [
+        {"name": a.name, "const": f"ACT_{a.name}", "value": int(a), "load": a in LOADS}
+        for a in MODELLED_ACTIONS
+    ]
     inner = len(Action) * len(Sync) * len(Rel)
     sound_only = [{"state": STATES[i // inner], "index": i % inner} for i in sorted(SOUND_ONLY)]
     return env.get_template(TEMPLATE).render(
@@ -79,6 +87,7 @@ def render(
         table=rows,
         actions=actions,
         sound_only=sound_only,
+        max_loads=max_loads,
     )
 
 
