@@ -114,16 +114,19 @@ def _mutated(index: int, state: int) -> np.ndarray:
     return table
 
 
-@pytest.mark.parametrize("grid", ["2x1x2", "1x2x2"])
-def test_verify_passes_on_the_real_table(capsys: pytest.CaptureFixture[str], grid: str) -> None:
+@pytest.mark.parametrize(("grid", "loads"), [("2x1x2", "2"), ("1x2x2", "2"), ("2x2x1", "1")])
+def test_verify_passes_on_the_real_table(
+    capsys: pytest.CaptureFixture[str], grid: str, loads: str
+) -> None:
     """Two grids that together put threads in every relation (2x1x2: same
-    warp and other block; 1x2x2: same warp and other warp); the 2x2x2 grid,
-    with both at once, is the slow test below (docs/fsm.md: observation
-    order's per-thread flags make it minutes, not seconds)."""
-    code, out, err = run(capsys, "verify", "--grid", grid)
+    warp and other block; 1x2x2: same warp and other warp), with two atomic
+    loads; and 1-lane warps, whose warp barriers are the 1-lane lane groups
+    of a file that syncs only single lanes (docs/fsm.md, "Murphi model").
+    The 2x2x2 grid, with all relations at once, is the slow test below."""
+    code, out, err = run(capsys, "verify", "--grid", grid, "--loads", loads)
     assert code == 0, out + err
-    assert f"grid {grid}" in out and "verdict: verified" in out
-    assert "counterexample" not in out
+    assert f"grid {grid}" in out and f"up to {loads} atomic loads" in out
+    assert "verdict: verified" in out and "counterexample" not in out
     states = int(out.split("rumur: ")[1].split(" states explored")[0])
     assert states > 1000
 
