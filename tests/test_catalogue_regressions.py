@@ -3,7 +3,8 @@
 Each program must instrument, still compile with `nvcc -c` (where nvcc is
 installed), and build and run with the CPU backend, printing what its
 `// expect:` line says. The `unsupported_*` files must fail with one line
-naming the feature and the line, exit status 2.
+naming the feature (`// error:`) and the first line that holds `// use:`'s
+text, exit status 2.
 """
 
 from __future__ import annotations
@@ -66,10 +67,11 @@ def test_unsupported_feature_is_one_line_with_its_place(
     status = cli.main(["instrument", str(path), "-o", str(tmp_path / "out.cu")])
     err = capsys.readouterr().err.strip()
     assert status == 2
+    use = _expected(path, "use")
     line = next(
         i
         for i, text in enumerate(path.read_text().splitlines(), 1)
-        if not text.startswith("//") and ("tex1D" in text or "cufft" in text)
+        if not text.startswith("//") and use in text
     )
     assert err == (
         f"hirace: error: {path}:{line}: {_expected(path, 'error')}: not supported by hirace"

@@ -56,6 +56,14 @@ _NVCC_ACCEPTS = (
 # A #define (or #undef) in a user file.
 _DEFINED = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)[ \t]+(\w+)", re.M)
 
+# Clang's diagnostic for a kernel or a host function used in device code.
+_DEVICE_SIDE = re.compile(
+    r"reference to __(global|host)__ function '(\w+)' in __(?:global|device)__ function"
+)
+
+_NO_MATCH = re.compile(r"no matching function for call to '(\w+)'")
+_HOST_FROM_DEVICE = "call to __host__ function from __"  # __global__ or __device__
+
 # Diagnostics naming an identifier that is not declared.
 _UNDECLARED = re.compile(
     r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|no template named '(\w+)'"
@@ -462,6 +470,11 @@ def _unsupported(
                 )
                 message = cuda_api.unsupported_message(headers[header], f"#include <{header}>")
                 return f"{where}: {message}"
+        role, name = _device_side(d)
+        if role is not None and loc.file is not None:
+            where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
+            dynamic = cat.unsupported_device_side[role]
+            return f"{where}: {cuda_api.unsupported_message(dynamic, name)}"
         m = _UNDECLARED.search(d.spelling)
         name = next((g for g in m.groups() if g), None) if m else None
         feature = cuda_api.gpu_only_feature(name) if name else None
@@ -469,6 +482,20 @@ def _unsupported(
             where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
             return f"{where}: {cuda_api.unsupported_message(feature, name)}"
     return None
+
+
+def _device_side(d: ci.Diagnostic) -> tuple[str | None, str]:
+    """("launch" or "runtime", the name) if the error is dynamic parallelism:
+    a kernel launched, or a runtime function called, from device code."""
+    m = _DEVICE_SIDE.match(d.spelling)
+    if m and (m[1] == "global" or m[2].startswith("cuda")):
+        return ("launch" if m[1] == "global" else "runtime"), m[2]
+    m = _NO_MATCH.match(d.spelling)
+    if m and m[1].startswith("cuda") and any(
+        _HOST_FROM_DEVICE in c.spelling for c in d.children
+    ):
+        return "runtime", m[1]
+    return None, ""
 
 
 def _display(name: str, path: str, filename: str) -> str:
