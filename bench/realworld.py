@@ -325,7 +325,8 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             if label == "inst":
                 entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
             report = work / f"{label}.json"
-            env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": "120"}
+            # A launch may take as long as the whole program may.
+            env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": f"{prog.timeout:g}"}
             argv = [f"./{prog.name}", *prog.args]
             code, out, err, secs = run(argv, prog.timeout, cwd=work, env=env)
             runs[label] = (code, out)
