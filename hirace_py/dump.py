@@ -127,17 +127,19 @@ def _values_launch(launch: LaunchReport, raw: dict[str, Any], sites: list[Site],
     return launch
 
 
-def load(path: Path, lines: SourceLines | None = None, profile: bool = False) -> Report:
+def load(path: Path, lines: SourceLines | None = None, profile: bool = False,
+         host: bool = True) -> Report:  # fmt: skip
     """The report of the program run that wrote the dump at `path`, with its
-    host-device findings (hirace_py.hostdev), and its transfer profile if asked
-    (hirace_py.profile); InputError naming the file if it is not a dump this
-    hirace reads."""
+    host-device findings (hirace_py.hostdev) unless `host` is False (they are
+    most of the cost of loading a dump: a caller that reads only the launches
+    leaves them out), and its transfer profile if asked (hirace_py.profile);
+    InputError naming the file if it is not a dump this hirace reads."""
     # The dump of a long run holds many small objects that live until the
     # report is made: the cycle collector would walk them again and again.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _load(path, lines, profile)
+        return _load(path, lines, profile, host)
     finally:
         if collecting:
             gc.enable()
@@ -167,13 +169,16 @@ def read_document(path: Path) -> dict[str, Any]:
     return doc
 
 
-def _load(path: Path, lines: SourceLines | None, profile: bool) -> Report:
+def _load(path: Path, lines: SourceLines | None, profile: bool, host: bool) -> Report:
     doc = read_document(path)
     try:
         lines = lines or SourceLines()
         report = _report(doc, lines)
+        if not (host or profile):
+            return report
         record = host_events.read(doc)
-        report.host = hostdev_findings.analyse(hostdev_load.program(doc, record), lines)
+        if host:
+            report.host = hostdev_findings.analyse(hostdev_load.program(doc, record), lines)
         if profile:
             report.profile = analyse(record, doc["backend"])
             if not report.profile.kernels_instrumented:

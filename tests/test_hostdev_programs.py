@@ -70,6 +70,12 @@ def test_program_reports_exactly_its_planted_findings(case: dict, tmp_path: Path
     assert got == case["findings"], text
     assert all(f.second.file == case["source"] for f in report.host)
     assert int(report.exit_status) == (1 if case["findings"] else 0)
+    # Without host-device findings (the suite runner's load), the launches are the same.
+    lean = dump.load(path, host=False)
+    assert lean.host == []
+    assert [launch.to_json() for launch in lean.launches] == [
+        launch.to_json() for launch in report.launches]
+    assert lean.notices == report.notices
 
 
 @pytest.fixture(scope="module")
