@@ -23,6 +23,13 @@ which an access that falls in no allocation is an out-of-bounds access of
 that allocation. The CPU backend keeps a guard page of this size after and
 before every allocation, so there nothing else can be mapped."""
 BOUNDS_CAP = 256
+SHADOW_PAGE_LOG2 = 12
+"""log2 of the bytes of shadow one entry of the CPU backend's page map stands for."""
+PAGE_MAP_LOG2 = 16
+"""log2 of the page map's entries: shadow pages at the same address modulo
+2^(PAGE_MAP_LOG2 + SHADOW_PAGE_LOG2) bytes (256 MiB) share one. A launch's
+first access to a shadow word marks its page's entry; after the launch the
+host clears only the marked pages' shadow (a shared entry only clears more)."""
 """Out-of-bounds records a launch keeps (every access is counted)."""
 ALLOCATION_BIT = 1 << 31
 """Set in a whole program's region variable id: the id names an allocation (by
@@ -118,6 +125,12 @@ STATE_FIELDS: list[tuple[str, str, str]] = [
         U64,
         "CPU backend: address of one byte per region, set to 1 by an access that "
         "found the region; 0: not kept",
+    ),
+    (
+        "pages",
+        U64,
+        "CPU backend: address of the page map (PAGE_MAP_LOG2), whose entry a launch's first "
+        "access to a shadow word sets to 1; 0: none kept (the runtime marks a scratch map)",
     ),
     ("max_bc", U64, "largest trackable block-barrier clock"),
     ("max_wc", U64, "largest trackable warp-barrier clock"),
