@@ -131,6 +131,11 @@ CASES: dict[str, Case] = {
     "instrument a binary file": ({"k__cu": b"\xff\xfe\x00"}, ["instrument", "k.cu"], 2,
                                  ["k.cu", "not a text file"]),
     "fsm trace syntax": ({}, ["fsm", "--trace", "X 0.0.0"], 2, ["X"]),
+    # With a precompiled toolkit header, a missing one was an internal error
+    # (the bindings assert on the File of an include not found).
+    "header not found beside a precompiled one": (
+        {"k__cu": '#include <cuda.h>\n#include "no_such_header.h"\n' + KERNELS},
+        ["instrument", "k.cu"], 2, ["k.cu:2:10", "'no_such_header.h' file not found"]),
 }  # fmt: skip
 
 

@@ -429,7 +429,10 @@ def _included(tu: ci.TranslationUnit) -> set[str]:
     out = set()
     for c in tu.cursor.get_children():
         if c.kind == ci.CursorKind.INCLUSION_DIRECTIVE and not in_system_header(c.location):
-            included = c.get_included_file()
+            try:
+                included = c.get_included_file()
+            except AssertionError:  # a file not found: the bindings assert on the null File
+                continue
             if included is not None:
                 out.add(os.path.realpath(included.name))
     return out
