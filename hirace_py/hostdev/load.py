@@ -89,29 +89,33 @@ class _Builder:
             where = self.wheres[e.site] = _where(e.site)
         return ev.Call(len(self.out), e.thread, where, _api(e), e.status, checked)
 
-    def touches(self, launch: he.Launch) -> tuple[ev.Touch, ...]:
+    def launch(self, c: ev.Call, e: he.Launch) -> ev.Launch:
+        """The launch with what it did to memory: the runs of its footprint as
+        touches, those kept only coarsely (or, uninstrumented, its arguments) as
+        opaque ranges."""
+        runs = self.runs(e)
+        touches = tuple(ev.Touch(*span, cls) for cls, span in runs if cls != he.FOOTPRINT_COARSE)
+        if e.footprint is not None:
+            opaque = tuple(span for cls, span in runs if cls == he.FOOTPRINT_COARSE)
+        else:
+            opaque = self.arguments(e)
+        return ev.Launch(c, e.kernel, e.stream, touches, opaque)
+
+    def runs(self, launch: he.Launch) -> list[tuple[str, tuple[int, int]]]:
+        """The class and [lo, hi) bytes of each footprint run of an instrumented
+        launch on memory whose allocation the record saw."""
         out = []
         for alloc, first, end, cls in launch.footprint or ():
             base = self.bases.get(alloc)
-            if base is None or cls == he.FOOTPRINT_COARSE:
+            if base is None:
                 continue
             a = self.record.allocations[alloc]
             unit = 1 << a.gran_log2
-            out.append(ev.Touch(base + first * unit, base + min(end * unit, a.bytes), cls))
-        return tuple(out)
+            out.append((cls, (base + first * unit, base + min(end * unit, a.bytes))))
+        return out
 
-    def opaque(self, launch: he.Launch) -> tuple[tuple[int, int], ...]:
-        """The allocations an uninstrumented launch was passed (whole); for an
-        instrumented one, the ranges its footprint kept only coarsely."""
-        if launch.footprint is not None:
-            out = []
-            for alloc, first, end, cls in launch.footprint:
-                base = self.bases.get(alloc)
-                if base is not None and cls == he.FOOTPRINT_COARSE:
-                    a = self.record.allocations[alloc]
-                    unit = 1 << a.gran_log2
-                    out.append((base + first * unit, base + min(end * unit, a.bytes)))
-            return tuple(out)
+    def arguments(self, launch: he.Launch) -> tuple[tuple[int, int], ...]:
+        """The allocations a launch was passed (whole)."""
         out = []
         for place in launch.args:
             base = self.bases.get(place.alloc) if place.alloc is not None else None
@@ -137,7 +141,7 @@ class _Builder:
         elif op in ("memset", "memset2d"):
             self.memset(c, e)
         elif isinstance(e, he.Launch):
-            out.append(ev.Launch(c, e.kernel, e.stream, self.touches(e), self.opaque(e)))
+            out.append(self.launch(c, e))
         elif op == "stream_create":
             flags = int(e.get("flags", 0) or 0)
             out.append(ev.StreamCreate(c, int(e.get("created", 0)), bool(flags & NON_BLOCKING)))

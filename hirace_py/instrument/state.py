@@ -23,6 +23,7 @@ which an access that falls in no allocation is an out-of-bounds access of
 that allocation. The CPU backend keeps a guard page of this size after and
 before every allocation, so there nothing else can be mapped."""
 BOUNDS_CAP = 256
+"""Out-of-bounds records a launch keeps (every access is counted)."""
 SHADOW_PAGE_LOG2 = 12
 """log2 of the bytes of shadow one entry of the CPU backend's page map stands for."""
 PAGE_MAP_LOG2 = 16
@@ -30,7 +31,6 @@ PAGE_MAP_LOG2 = 16
 2^(PAGE_MAP_LOG2 + SHADOW_PAGE_LOG2) bytes (256 MiB) share one. A launch's
 first access to a shadow word marks its page's entry; after the launch the
 host clears only the marked pages' shadow (a shared entry only clears more)."""
-"""Out-of-bounds records a launch keeps (every access is counted)."""
 ALLOCATION_BIT = 1 << 31
 """Set in a whole program's region variable id: the id names an allocation (by
 registration order), not a variable of the unit's table."""
