@@ -247,6 +247,8 @@ class Program:
     timeout: float = 300.0
     data: list[Path] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)
+    nvcc_flags: str = ""
+    """What its build passes to nvcc beyond -I/-D (e.g. its Makefile's -Xcompiler -fopenmp)."""
 
     def missing_inputs(self) -> list[str]:
         """The input files it reads that are neither in its directory nor in data/."""
@@ -271,15 +273,18 @@ def programs_of(directory: Path, suite: Suite, includes: list[str],
                            [*includes, *p.get("include", [])],
                            [*suite.ignore, *p.get("ignore", [])],
                            float(p.get("timeout", 300)), [d / "data"],
-                           list(p.get("inputs", []))))  # fmt: skip
+                           list(p.get("inputs", [])), p.get("nvcc_flags", "")))  # fmt: skip
     if suite.every_file is not None:
         e = suite.every_file
         for path in walk(directory, per_dir):
             args = [str((directory / a).resolve()) if a.startswith(("./", "../")) else a
                     for a in e.get("args", [])]  # fmt: skip
+            # nvcc_flags: {regex on the file name = flags}, the first match's
+            flags = next((f for pat, f in e.get("nvcc_flags", {}).items()
+                          if re.search(pat, path.name)), "")  # fmt: skip
             out.append(Program(path.stem, suite, path.parent, [path], args, includes,
                                [*suite.ignore, *e.get("ignore", [])],
-                               float(e.get("timeout", 300))))  # fmt: skip
+                               float(e.get("timeout", 300)), nvcc_flags=flags))  # fmt: skip
     return out
 
 
@@ -291,7 +296,8 @@ def comparable(text: str, ignore: list[str]) -> list[str]:
 def check_program(prog: Program, results: Results, tool: str) -> dict:
     """Stage 2 for one program."""
     digest = hashlib.sha256(b"".join(sha(s).encode() for s in prog.sources)).hexdigest()[:16]
-    key = f"program:{prog.directory}:{prog.name}:{digest}:{tool}:{json.dumps(prog.args)}"
+    key = (f"program:{prog.directory}:{prog.name}:{digest}:{tool}:{json.dumps(prog.args)}"
+           + (f":{prog.nvcc_flags}" if prog.nvcc_flags else ""))
     done = results.get(key)
     if done:
         return done
@@ -317,6 +323,8 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             cmd = ["nice", *HIRACE, "build", "--cpu", *flags, *map(str, prog.sources), "-o",
                    str(exe), *[f"-I{i}" for i in prog.includes],
                    *[f"-D{d}" for d in prog.suite.defines]]  # fmt: skip
+            if prog.nvcc_flags:
+                cmd.append(f"--nvcc-flags={prog.nvcc_flags}")
             code, _, err, secs = run(cmd, 900)
             entry[f"{label}_build_time"] = secs
             if code != 0:

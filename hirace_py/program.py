@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import hirace_py
-from hirace_py import source_text
+from hirace_py import nvcc_options, source_text
 from hirace_py.backends import cpu_program
 from hirace_py.cache import build_once, cache_root, write_if_changed
 from hirace_py.config import Config
@@ -295,6 +295,7 @@ def _build_gpu(
 
 def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> None:
     prt = cpu_program.program_runtime()
+    host_flags = nvcc_options.split(options.nvcc_flags)
     include = work / "include"
     dirs = [Path(d) for d in options.include_dirs]
     if options.instrument:
@@ -330,13 +331,14 @@ def _build_cpu(options: BuildOptions, sources: list[_Source], work: Path) -> Non
         own = None if GROUP_WIDTH_DEFINE in s.text else header
         flags = cpu_program.compile_flags(prt, dirs, options.defines, s.path.parent.resolve(),
                                           options.optimize, own)  # fmt: skip
+        flags += host_flags.compile
         cpu_program.compile_object(translated, obj, flags, _read(s.path), display)
         return obj
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         objects = list(pool.map(compile_one, sources))
     cpu_program.link(prt, [*objects, *host, *_link_inputs(options)], options.output,
-                     options.link_flags)  # fmt: skip
+                     (*options.link_flags, *host_flags.link))  # fmt: skip
 
 
 def _link_inputs(options: BuildOptions) -> list[Path]:
@@ -349,7 +351,8 @@ def _compile_host(s: _Source, options: BuildOptions, work: Path) -> Path:
     compiler = [c_compiler()] if s.kind == C else [cpu_program.program_runtime().runtime.cxx,
                                                    "-std=gnu++17"]  # fmt: skip
     args = [*compiler, *[f"-I{d}" for d in options.include_dirs], *_defines(options.defines),
-            "-c", str(s.path), "-o", str(obj)]  # fmt: skip
+            *nvcc_options.split(options.nvcc_flags).compile, "-c", str(s.path), "-o",
+            str(obj)]  # fmt: skip
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise BuildError(f"{args[0]} failed compiling {s.path}:\n{proc.stderr.strip()}")

@@ -13,6 +13,7 @@ import pytest
 from hirace_py import dump
 from hirace_py.cli import main
 from hirace_py.errors import HiraceError
+from hirace_py.nvcc_options import split
 from hirace_py.program_inputs import CUDA, CXX, LINK, C, kind_of, nvcc_link_flags
 
 MAIN = """\
@@ -150,3 +151,88 @@ def test_only_linker_w_options_are_taken(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["build", str(tmp_path / "a.cu"), "-o", str(tmp_path / "a"), "-Wall"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "compile_", "link", "not_applied"),
+    [
+        # nvcc passes host-compiler options to the compile and to the link.
+        (["-Xcompiler", "-fopenmp,-Wall"], ["-fopenmp", "-Wall"], ["-fopenmp", "-Wall"], []),
+        (["--compiler-options=-fopenmp"], ["-fopenmp"], ["-fopenmp"], []),
+        (["-Xlinker", "-rpath,/y", "-lgomp", "-L", "/x"], [], ["-Wl,-rpath,/y", "-lgomp", "-L/x"],
+         []),
+        (["-I", "inc", "-DX=1", "--define-macro", "Y", "-Uz"], ["-Iinc", "-DX=1", "-DY", "-Uz"],
+         [], []),
+        (["-g", "-w"], ["-g", "-w"], ["-g", "-w"], []),
+        # -lineinfo is no library; the dialect and GPU code generation are nvcc's.
+        (["-lineinfo", "-arch=sm_70", "-gencode", "arch=compute_70,code=sm_70", "-std=c++14",
+          "-O3", "--use_fast_math", "-Xptxas", "-v"], [], [],
+         ["-lineinfo", "-arch=sm_70", "-gencode arch=compute_70,code=sm_70", "-std=c++14", "-O3",
+          "--use_fast_math", "-Xptxas -v"]),
+    ],
+)  # fmt: skip
+def test_nvcc_flags_are_sorted_for_the_cpu_backend(flags: list[str], compile_: list[str],
+                                                   link: list[str],
+                                                   not_applied: list[str]) -> None:  # fmt: skip
+    host = split(tuple(flags))
+    assert (list(host.compile), list(host.link), list(host.not_applied)) == (
+        compile_, link, not_applied)  # fmt: skip
+
+
+OPENMP = """\
+#include <cstdio>
+#include <omp.h>
+__global__ void fill(int* a, int base) {
+  a[base + threadIdx.x] = base;
+  if (base == 0) a[64] = threadIdx.x;
+}
+int main() {
+  int* d = nullptr;
+  cudaMalloc(&d, 65 * sizeof(int));
+  omp_set_num_threads(4);
+  int threads = 0;
+#pragma omp parallel
+  {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    fill<<<1, 16, 0, s>>>(d, 16 * omp_get_thread_num());
+    cudaStreamSynchronize(s);
+#pragma omp atomic
+    threads += 1;
+  }
+  int h[64];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d threads, h[63] = %d\\n", threads, h[63]);
+  return 0;
+}
+"""
+
+
+def test_openmp_host_code_builds_with_the_flags_nvcc_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An OpenMP program (host threads launching on their own streams) builds for the
+    CPU backend with nvcc's `-Xcompiler -fopenmp`, runs every thread's kernel, and its
+    race (every thread of thread 0's kernel writes a[64]) is reported; an option the
+    CPU backend does not apply is named, and without the flag the link failure says
+    what to give."""
+    (tmp_path / "omp.cu").write_text(OPENMP)
+    out = tmp_path / "omp"
+    args = ["build", str(tmp_path / "omp.cu"), "-o", str(out), "--cpu"]
+    assert main([*args, "--nvcc-flags", "-Xcompiler -fopenmp -arch=sm_70"]) == 0
+    assert "not applied on the CPU backend: -arch=sm_70 (" in capsys.readouterr().err
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env.update(HIRACE_DUMP=str(tmp_path / "omp.dump"), OMP_NUM_THREADS="4")
+    run = subprocess.run([str(out)], capture_output=True, text=True, env=env, timeout=120,
+                         check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "4 threads, h[63] = 48\n"
+    report = dump.load(tmp_path / "omp.dump")
+    assert sorted(launch.kernel for launch in report.launches) == ["fill"] * 4
+    assert [(r.kind, r.variable, r.first.site.line, r.second.site.line)
+            for launch in report.launches for r in launch.races] == [
+        ("write-write", "d", 5, 5)]  # fmt: skip
+    assert main([*args, "-o", str(tmp_path / "plain")]) == 2
+    err = capsys.readouterr().err
+    assert "undefined reference to `omp_set_num_threads'" in err
+    assert "--nvcc-flags='-Xcompiler -fopenmp'" in err

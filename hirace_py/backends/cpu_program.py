@@ -439,4 +439,7 @@ def link(
             "-pthread", str(prt.archive), "-ldl"]  # fmt: skip
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise CompileError(f"linking {output} failed:\n{proc.stderr.strip()}")
+        hint = ("\n(an OpenMP program: build it as nvcc would, with "
+                "--nvcc-flags='-Xcompiler -fopenmp')"
+                if "undefined reference to `omp_" in proc.stderr else "")  # fmt: skip
+        raise CompileError(f"linking {output} failed:\n{proc.stderr.strip()}{hint}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hirace_py.commands.common import add_compile_options, config, defines
 from hirace_py.errors import ExitCode, HiraceError
+from hirace_py.nvcc_options import split
 from hirace_py.program import DEFAULT_ARCH, BuildOptions, build
 from hirace_py.values import ENGINES
 from hirace_py.values.programs import builds
@@ -69,6 +70,10 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         raise HiraceError(f"--engine {args.engine} checks races: drop --no-instrument")
     if args.kernels and not args.profile:
         raise HiraceError("--kernels goes with --profile (without it, kernels are instrumented)")
+    if cpu and (dropped := split(nvcc_flags).not_applied):
+        print(f"hirace: --nvcc-flags: not applied on the CPU backend: {' '.join(dropped)} "
+              "(GPU code generation, device debugging and the dialect are nvcc's; the CPU "
+              "backend compiles C++17 at its own optimisation level)", file=sys.stderr)  # fmt: skip
     settings = config(args)
     if args.profile and not args.kernels:
         settings = dataclasses.replace(settings, kernels=())
