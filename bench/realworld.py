@@ -86,6 +86,8 @@ class Suite:
     programs: tuple[dict, ...] = ()
     every_file: dict | None = None
     """Every sampled file is a program of its own, run with these settings."""
+    per_file: tuple[dict, ...] = ()
+    """Settings of the files whose name matches an entry's `match` (the first one)."""
     ignore: tuple[str, ...] = ()
 
 
@@ -95,7 +97,8 @@ def load_manifest(path: Path) -> list[Suite]:
     for name, s in data.get("suite", {}).items():
         suites.append(Suite(name, s["match"], tuple(s.get("include", ())),
                             tuple(s.get("defines", ())), tuple(s.get("program", ())),
-                            s.get("every_file"), tuple(s.get("ignore", ()))))  # fmt: skip
+                            s.get("every_file"), tuple(s.get("per_file", ())),
+                            tuple(s.get("ignore", ()))))  # fmt: skip
     return suites
 
 
@@ -249,6 +252,11 @@ class Program:
     inputs: list[str] = field(default_factory=list)
     nvcc_flags: str = ""
     """What its build passes to nvcc beyond -I/-D (e.g. its Makefile's -Xcompiler -fopenmp)."""
+    prepare: list[str] = field(default_factory=list)
+    """Shell commands run before it where it runs (making its input files); `{dir}` is
+    its directory."""
+    compare: list[str] = field(default_factory=list)
+    """Files it writes whose contents are compared between the two builds, as its output is."""
 
     def missing_inputs(self) -> list[str]:
         """The input files it reads that are neither in its directory nor in data/."""
@@ -273,18 +281,22 @@ def programs_of(directory: Path, suite: Suite, includes: list[str],
                            [*includes, *p.get("include", [])],
                            [*suite.ignore, *p.get("ignore", [])],
                            float(p.get("timeout", 300)), [d / "data"],
-                           list(p.get("inputs", [])), p.get("nvcc_flags", "")))  # fmt: skip
+                           list(p.get("inputs", [])), p.get("nvcc_flags", ""),
+                           list(p.get("prepare", [])), list(p.get("compare", []))))  # fmt: skip
     if suite.every_file is not None:
         e = suite.every_file
         for path in walk(directory, per_dir):
+            # The first of the suite's per_file entries whose `match` the file name
+            # matches overrides every_file's settings.
+            f = {**e, **next((x for x in suite.per_file if re.search(x["match"], path.name)),
+                             {})}  # fmt: skip
             args = [str((directory / a).resolve()) if a.startswith(("./", "../")) else a
-                    for a in e.get("args", [])]  # fmt: skip
-            # nvcc_flags: {regex on the file name = flags}, the first match's
-            flags = next((f for pat, f in e.get("nvcc_flags", {}).items()
-                          if re.search(pat, path.name)), "")  # fmt: skip
+                    for a in f.get("args", [])]  # fmt: skip
             out.append(Program(path.stem, suite, path.parent, [path], args, includes,
-                               [*suite.ignore, *e.get("ignore", [])],
-                               float(e.get("timeout", 300)), nvcc_flags=flags))  # fmt: skip
+                               [*suite.ignore, *f.get("ignore", [])],
+                               float(f.get("timeout", 300)), nvcc_flags=f.get("nvcc_flags", ""),
+                               prepare=list(f.get("prepare", [])),
+                               compare=list(f.get("compare", []))))  # fmt: skip
     return out
 
 
@@ -296,8 +308,9 @@ def comparable(text: str, ignore: list[str]) -> list[str]:
 def check_program(prog: Program, results: Results, tool: str) -> dict:
     """Stage 2 for one program."""
     digest = hashlib.sha256(b"".join(sha(s).encode() for s in prog.sources)).hexdigest()[:16]
-    key = (f"program:{prog.directory}:{prog.name}:{digest}:{tool}:{json.dumps(prog.args)}"
-           + (f":{prog.nvcc_flags}" if prog.nvcc_flags else ""))
+    key = f"program:{prog.directory}:{prog.name}:{digest}:{tool}:{json.dumps(prog.args)}"
+    if prog.nvcc_flags or prog.prepare or prog.compare:
+        key += ":" + json.dumps([prog.nvcc_flags, prog.prepare, prog.compare])
     done = results.get(key)
     if done:
         return done
@@ -335,8 +348,17 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
             report = work / f"{label}.json"
             # A launch may take as long as the whole program may.
             env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": f"{prog.timeout:g}"}
+            failed = next((c for c in prog.prepare if run(
+                ["sh", "-c", c.format(dir=prog.directory)], 300, cwd=work)[0] != 0), None)
+            if failed is not None:
+                entry[f"{label}_build_error"] = f"preparing its inputs failed: {failed}"
+                continue
             argv = [f"./{prog.name}", *prog.args]
             code, out, err, secs = run(argv, prog.timeout, cwd=work, env=env)
+            for name in prog.compare:
+                written = work / name
+                digest = sha(written) if written.is_file() else "not written"
+                out += f"\n{name}: {digest}"
             runs[label] = (code, out)
             entry[f"{label}_status"] = code
             entry[f"{label}_run_time"] = secs
@@ -433,6 +455,12 @@ def why(e: dict) -> str:
         if k in e:
             return f"{k.split('_')[0]}: a launch passed the time limit: {e[k]}"[:160].replace(
                 "|", "\\|")
+    if "launches" not in e:
+        return f"no race report: the instrumented run exited {e.get('inst_status')} without one"
+    if e.get("inst_status") and not e["launches"]:
+        err = first_error(e.get("inst_stderr", ""))
+        return (f"exit {e['inst_status']} before any launch: {err}"
+                )[:160].replace("|", "\\|")  # fmt: skip
     if not e["equal"]:
         return f"output differs: {e.get('diff', '')}"[:160].replace("\n", " ").replace("|", "\\|")
     if e.get("uninstrumented_launches"):

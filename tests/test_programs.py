@@ -395,3 +395,34 @@ int main() {
             "shows hirace's rewrite of 'cudaMalloc'") in warnings  # fmt: skip
     assert any(line == 10 and code == "allocation" and "macro definition" in message
                for line, code, message in warnings)  # fmt: skip
+
+
+USAGE = """\
+#include <cstdio>
+#include <unistd.h>
+__global__ void k(int* a) { a[0] = threadIdx.x; }
+int main(int argc, char** argv) {
+  if (argc < 2) { printf("usage: %s N\\n", argv[0]); return 4; }
+  if (argv[1][0] == 'q') _exit(0);
+  int* d;
+  cudaMalloc(&d, sizeof(int));
+  k<<<1, 2>>>(d);
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+
+
+def test_a_program_that_exits_before_any_cuda_call_has_an_empty_report(tmp_path: Path) -> None:
+    """Its exit handlers ran, so its report is written (0 launches) and its own status
+    stands; only a program that never reaches exit() (here `_exit`) has none."""
+    source = tmp_path / "usage.cu"
+    source.write_text(USAGE)
+    usage = _hirace("run", "--cpu", str(source))
+    assert usage.returncode == 4 and usage.stdout.startswith("usage: "), usage.stderr
+    assert "0 race(s) in 0 launch(es)" in usage.stderr
+    assert "before writing" not in usage.stderr
+    racy = _hirace("run", "--cpu", str(source), "--", "1")
+    assert racy.returncode == 1 and "1 race(s) in 1 launch(es)" in racy.stderr, racy.stderr
+    quick = _hirace("run", "--cpu", str(source), "--", "q")
+    assert "ended with status 0 before writing its race records" in quick.stderr
