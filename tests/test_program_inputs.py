@@ -13,7 +13,7 @@ import pytest
 from hirace_py import dump
 from hirace_py.cli import main
 from hirace_py.errors import HiraceError
-from hirace_py.nvcc_options import split
+from hirace_py.nvcc_options import includes_and_defines, split
 from hirace_py.program_inputs import CUDA, CXX, LINK, C, kind_of, nvcc_link_flags
 
 MAIN = """\
@@ -161,8 +161,7 @@ def test_only_linker_w_options_are_taken(tmp_path: Path) -> None:
         (["--compiler-options=-fopenmp"], ["-fopenmp"], ["-fopenmp"], []),
         (["-Xlinker", "-rpath,/y", "-lgomp", "-L", "/x"], [], ["-Wl,-rpath,/y", "-lgomp", "-L/x"],
          []),
-        (["-I", "inc", "-DX=1", "--define-macro", "Y", "-Uz"], ["-Iinc", "-DX=1", "-DY", "-Uz"],
-         [], []),
+        (["-U", "z", "-Uy", "-isystem", "/s"], ["-Uz", "-Uy", "-isystem/s"], [], []),
         (["-g", "-w"], ["-g", "-w"], ["-g", "-w"], []),
         # -lineinfo is no library; the dialect and GPU code generation are nvcc's.
         (["-lineinfo", "-arch=sm_70", "-gencode", "arch=compute_70,code=sm_70", "-std=c++14",
@@ -236,3 +235,46 @@ def test_openmp_host_code_builds_with_the_flags_nvcc_takes(
     err = capsys.readouterr().err
     assert "undefined reference to `omp_set_num_threads'" in err
     assert "--nvcc-flags='-Xcompiler -fopenmp'" in err
+
+
+def test_nvcc_include_dirs_and_defines_are_the_builds() -> None:
+    flags = ("-I", "a", "-Ib", "--include-path=c", "-DX=1", "-D", "Y", "--define-macro", "Z=2",
+             "-Xcompiler", "-fopenmp", "-Dw")  # fmt: skip
+    assert includes_and_defines(flags) == (
+        ("a", "b", "c"), ("X=1", "Y", "Z=2", "w"), ("-Xcompiler", "-fopenmp"))  # fmt: skip
+
+
+GUARDED = """\
+#include <cstdio>
+__global__ void k(int* a) {
+#ifdef RACY
+  a[0] = threadIdx.x;
+#endif
+}
+int main() {
+  int* d;
+  cudaMalloc(&d, sizeof(int));
+  k<<<1, 2>>>(d);
+  cudaDeviceSynchronize();
+  printf("%s\\n", GREETING);
+  return 0;
+}
+"""
+
+
+def test_code_under_a_macro_given_in_nvcc_flags_is_instrumented(tmp_path: Path) -> None:
+    """A -D in --nvcc-flags reaches the instrumenter as well as the compiler: the
+    access it enables is checked, its race reported."""
+    (tmp_path / "g.cu").write_text(GUARDED)
+    out = tmp_path / "g"
+    flags = "-DRACY -D GREETING='\"hi there\"'"
+    assert main(["build", str(tmp_path / "g.cu"), "-o", str(out), "--cpu",
+                 f"--nvcc-flags={flags}"]) == 0  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(tmp_path / "g.dump")
+    run = subprocess.run([str(out)], capture_output=True, text=True, env=env, timeout=120,
+                         check=False)  # fmt: skip
+    assert (run.returncode, run.stdout) == (0, "hi there\n"), run.stderr
+    report = dump.load(tmp_path / "g.dump")
+    assert [(r.kind, r.second.site.line) for launch in report.launches for r in launch.races] == [
+        ("write-write", 4)]  # fmt: skip

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hirace_py.commands.common import add_compile_options, config, defines
 from hirace_py.errors import ExitCode, HiraceError
-from hirace_py.nvcc_options import split
+from hirace_py.nvcc_options import includes_and_defines, split
 from hirace_py.program import DEFAULT_ARCH, BuildOptions, build
 from hirace_py.values import ENGINES
 from hirace_py.values.programs import builds
@@ -61,6 +61,8 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         nvcc_flags = tuple(shlex.split(args.nvcc_flags))
     except ValueError as exc:
         raise HiraceError(f"--nvcc-flags: {exc}") from None
+    # Its -I and -D are the build's: the instrumenter parses with them too.
+    more_dirs, more_defines, nvcc_flags = includes_and_defines(nvcc_flags)
     if args.profile and not args.instrument:
         raise HiraceError("--profile needs the host calls instrumented: drop --no-instrument")
     if args.engine != "fsm" and args.profile:
@@ -81,8 +83,8 @@ def options_from(args: argparse.Namespace, sources: list[Path], output: Path,
         sources=tuple(sources),
         output=output,
         cpu=cpu,
-        include_dirs=tuple(args.include_dirs),
-        defines=defines(args),
+        include_dirs=(*args.include_dirs, *more_dirs),
+        defines=defines(args, more_defines),
         nvcc_flags=nvcc_flags,
         link_flags=tuple(args.link_flags),
         arch=args.arch,

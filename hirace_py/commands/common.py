@@ -51,9 +51,10 @@ def add_compile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, help="hirace.toml (default: ./hirace.toml if present)")
 
 
-def defines(args: argparse.Namespace) -> dict[str, str | int | None]:
+def defines(args: argparse.Namespace, more: tuple[str, ...] = ()) -> dict[str, str | int | None]:
+    """The -D options (then `more` of them, `NAME[=VALUE]`) as a macro table."""
     out: dict[str, str | int | None] = {}
-    for d in args.defines:
+    for d in (*args.defines, *more):
         name, _, value = d.partition("=")
         if not name.isidentifier():
             raise HiraceError(f"-D {d}: {name!r} is not a macro name")
