@@ -174,8 +174,8 @@ class ProgramRenderer(Renderer):
     def prologue(self, filename: str) -> str:
         return str(self._macros.prologue(filename))
 
-    def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
-        return str(self._macros.kernel_stub(f"{self.tag}{index}", name, line, filename))
+    def kernel_stub(self, index: int, name: str, address: str, line: int, filename: str) -> str:
+        return str(self._macros.kernel_stub(f"{self.tag}{index}", name, address, line, filename))
 
     def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
         return str(self._macros.global_accessor(index, name, line, filename))

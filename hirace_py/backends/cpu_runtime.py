@@ -162,8 +162,8 @@ class ModuleRenderer(Renderer):
     def prologue(self, filename: str) -> str:
         return str(self._macros.prologue(filename))
 
-    def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
-        return str(self._macros.kernel_stub(index, name, line, filename))
+    def kernel_stub(self, index: int, name: str, address: str, line: int, filename: str) -> str:
+        return str(self._macros.kernel_stub(index, name, address, line, filename))
 
     def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
         return str(self._macros.global_accessor(index, name, line, filename))

@@ -25,6 +25,7 @@ blocks and brace nesting; parameter types are taken from the compiler
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -128,7 +129,9 @@ class Renderer:
     def prologue(self, filename: str) -> str:
         raise NotImplementedError
 
-    def kernel_stub(self, index: int, name: str, line: int, filename: str) -> str:
+    def kernel_stub(self, index: int, name: str, address: str, line: int, filename: str) -> str:
+        """After kernel `name`'s definition; `address` is its address as an
+        expression (`kernel_address`)."""
         raise NotImplementedError
 
     def global_accessor(self, index: int, name: str, line: int, filename: str) -> str:
@@ -489,6 +492,16 @@ def _declarator_name(decl: list[Token]) -> tuple[int, str] | None:
     return None
 
 
+def kernel_address(kernel: KernelDecl, overloaded: bool) -> str:
+    """The address of a (non-template) kernel as a C++ expression: `&k`, or, when
+    the unit defines more than one kernel of its name (overloads, as CUDA allows),
+    the cast that picks this one by its parameter types."""
+    if not overloaded:
+        return f"&{kernel.name}"
+    params = ", ".join(p.type_text for p in kernel.params)
+    return f"static_cast<void (*)({params})>(&{kernel.name})"
+
+
 def _param(tokens: list[Token], position: int) -> Param:
     tokens = _strip_attributes(tokens)
     for k, t in enumerate(tokens):
@@ -746,10 +759,13 @@ def translate(
     unit = TranslationUnit(text="", includes=includes)
     quoted = quote_filename(filename)
     user_line = _user_lines(source)
+    defined = Counter(k.name for k, _ in scanner.kernels if not k.is_template)
     for kernel, last in scanner.kernels:
         if not kernel.is_template:
             kernel.index = len([k for k in unit.kernels if k.index >= 0])
-            stub = renderer.kernel_stub(kernel.index, kernel.name, user_line(last.line), quoted)
+            stub = renderer.kernel_stub(kernel.index, kernel.name,
+                                        kernel_address(kernel, defined[kernel.name] > 1),
+                                        user_line(last.line), quoted)  # fmt: skip
             edits.append((last.end, last.end, "\n" + stub.strip("\n") + "\n"))
         unit.kernels.append(kernel)
     for variable, last in scanner.variables:

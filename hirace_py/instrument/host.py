@@ -210,6 +210,16 @@ def _granularity(pointer: ci.Cursor, text: str) -> str:
     return f"::hirace::host::scalar_gran<decltype({text})>()" if text else "0u"
 
 
+def _overloaded(function: ci.Cursor) -> bool:
+    """Whether the scope declaring `function` declares other functions of its name."""
+    parent = function.semantic_parent
+    if parent is None:
+        return False
+    functions = {d.canonical.hash for d in parent.get_children()
+                 if d.kind == K.FUNCTION_DECL and d.spelling == function.spelling}  # fmt: skip
+    return len(functions) > 1
+
+
 class HostPlanner:
     """Finds launches and allocations in host code; produces edits and the unit tables."""
 
@@ -430,8 +440,9 @@ class HostPlanner:
 
     def deduced_kernel(self, c: ci.Cursor, callee: ci.Cursor) -> None:
         """For the CPU, a template kernel launched without template arguments
-        (deduced from the call) is named by its specialization's type, which
-        `hr::launch` needs: `(static_cast<void (*)(float *, int)>(k))`."""
+        (deduced from the call), or an overloaded one, is named by the type of
+        the function the call resolves to, which `hr::launch` needs:
+        `(static_cast<void (*)(float *, int)>(k))`."""
         ref = callee.referenced
         if self.target != "cpu" or ref is None or "<" in self.p.text(callee):
             return
@@ -453,6 +464,11 @@ class HostPlanner:
                          if "(lambda at " in t.spelling else t.spelling
                          for t, a in zip(params, arguments, strict=False)]  # fmt: skip
                 kernel_type = f"void (*)({', '.join(types)})"
+        elif ref.kind == K.FUNCTION_DECL and _overloaded(ref):
+            # An overloaded kernel (CUDA allows them): the overload the call
+            # resolved to, by its type (`void (int *, int)`).
+            spelled = ref.type.get_canonical().spelling
+            kernel_type = f"void (*){spelled[spelled.index('('):]}"
         else:
             return
         self.edit(c, edits.wrap(callee.extent.start.offset, callee.extent.end.offset,
