@@ -19,6 +19,8 @@ const
   WARPS: 2;      -- warps per block
   LANES: 2;      -- threads per warp
   MAX_LOADS: 2;   -- atomic loads per launch (and per grid phase) explored
+  ALL_KINDS: 63;  -- the kset_t of every action
+  SUM_MAX: BLOCKS * WARPS * LANES * ALL_KINDS;  -- bounds a row or column sum of unseen
 
   -- Actions (hirace_py.fsm.Action), syncs (Sync) and relations (Rel), as numbered there.
   ACT_R: 0;  ACT_W: 1;  ACT_BA: 2;  ACT_GA: 3;  ACT_BL: 4;  ACT_GL: 5;
@@ -26,20 +28,34 @@ const
   REL_S: 0;  REL_W: 1;  REL_B: 2;  REL_G: 3;
 
 type
-  -- A thread is (block, warp of the block, lane of the warp). Each coordinate
-  -- is a scalarset: nothing in the model tells one block (warp, lane) from
-  -- another but equality, so Rumur's symmetry reduction may rename them
-  -- (murphi/README.md, "Symmetry").
+  -- A thread is (block, warp of the block, lane of the warp). Nothing in
+  -- the model tells one block from another, one warp of a block from another
+  -- or one lane of a warp from another but equality (murphi/README.md,
+  -- "Symmetry"). Blocks are a scalarset, renamed by Rumur's symmetry
+  -- reduction; the model itself renames warps within each block and lanes
+  -- within each warp, independently (sort_threads), so their positions are
+  -- plain ranges.
   block_t: scalarset(BLOCKS);
-  wl_t: scalarset(WARPS);
-  lane_t: scalarset(LANES);
+  wl_t: 0..WARPS - 1;
+  lane_t: 0..LANES - 1;
   thread_t: record b: block_t; w: wl_t; l: lane_t; end;
   action_t: 0..5;
   sync_t: 0..3;
   rel_t: 0..3;
   kinds_t: array [action_t] of boolean;  -- a set of kinds of access
+  -- The same set stored in one field: bit k (value 2^k) is action k. The
+  -- history keeps its sets in this form: one field to read per set rather
+  -- than one per kind (a smaller state, and fewer reads per rule).
+  kset_t: 0..ALL_KINDS;
+  -- Plain accesses known to the same threads: the strongest kind, W above R
+  -- (W conflicts with every action R conflicts with, so R beside W decides
+  -- no verdict).
+  plain_t: enum { P_NONE, P_READ, P_WRITE };
   -- Per thread u, a set of kinds of u's accesses.
-  by_thread_t: array [block_t] of array [wl_t] of array [lane_t] of kinds_t;
+  by_thread_t: array [block_t] of array [wl_t] of array [lane_t] of kset_t;
+  key_t: 0..12 * (SUM_MAX + 1) * (SUM_MAX + 1);  -- a thread's key (thread_keys)
+  keys_t: array [block_t] of array [wl_t] of array [lane_t] of key_t;
+  sums_t: array [block_t] of array [wl_t] of array [lane_t] of 0..SUM_MAX;
   fsm_t: enum { INIT, RACE, R_Rw_R1, X_Xw_X1, X_A, G_A, R_Lw_L1, L_Lw_L1, R_Rw_Rn, R_Rm, MB_R, X_Xw_A, R_Rw_L1, X_Xw_R1, X_Rw_R1, X_Xw_L1, X_Lw_L1, X_Aw_L1, MB_G, G_Aw_L1, G_Lw_L1, MB_Lo, X_Xw_Rn, X_Rw_Rn, X_Rm, X_Rw_L1, MB_Ro };
 
 var
@@ -64,10 +80,11 @@ var
   -- current point are its own thread, then its warp (after a __syncwarp of
   -- that warp), then its block (after a __syncthreads); never any thread of
   -- another block. So it is enough to know, per kind of plain access (R, W):
-  fresh: by_thread_t;                      -- t made one known to t only
-  warp_known: array [block_t] of array [wl_t] of kinds_t;
+  fresh: array [block_t] of array [wl_t] of array [lane_t] of plain_t;
+                                           -- t made one known to t only
+  warp_known: array [block_t] of array [wl_t] of plain_t;
                                            -- a lane made one known to the warp only
-  block_made: array [block_t] of kinds_t;  -- a thread of the block made one
+  block_made: array [block_t] of plain_t;  -- a thread of the block made one
   -- Atomics are also ordered by observation (docs/semantics.md 1.6), which
   -- is per thread: unseen[v][u] holds the kinds of u's atomics that are
   -- neither happens-before v's current point nor observed by v (a suffix of
@@ -130,6 +147,53 @@ begin
     return !same_block & !(is_device(a) & is_device(k));
   endif;
   return true;
+end;
+
+-- Bit k of a kset_t, the set {k}.
+function bit(k: action_t): kset_t;
+begin
+  switch k
+  case ACT_R: return 1;
+  case ACT_W: return 2;
+  case ACT_BA: return 4;
+  case ACT_GA: return 8;
+  case ACT_BL: return 16;
+  case ACT_GL: return 32;
+  endswitch;
+  error "bit: bad action";
+end;
+
+function has(s: kset_t; k: action_t): boolean;
+begin
+  return (s / bit(k)) % 2 = 1;
+end;
+
+-- The kinds in both sets.
+function meet(s: kset_t; t: kset_t): kset_t;
+var r: kset_t;
+begin
+  if s = t | t = ALL_KINDS then return s; endif;
+  if s = ALL_KINDS then return t; endif;
+  r := 0;
+  for k: action_t do
+    if has(s, k) & has(t, k) then r := r + bit(k); endif;
+  endfor;
+  return r;
+end;
+
+-- Does an earlier plain access of another thread, of the strongest kind p,
+-- conflict with a (docs/semantics.md 1.5)?
+function plain_conflicts(p: plain_t; a: action_t): boolean;
+begin
+  return (p = P_READ & conflicts(a, ACT_R, true)) | (p = P_WRITE & conflicts(a, ACT_W, true));
+end;
+
+-- The strongest kind of the plain accesses of p and q together.
+function plain_join(p: plain_t; q: plain_t): plain_t;
+begin
+  if p = P_WRITE | q = P_WRITE then return P_WRITE; endif;
+  if p = P_READ | q = P_READ then return P_READ; endif;
+  return P_NONE;
 end;
 
 -- The transition table, rendered from the table of hirace_py.fsm:
@@ -934,32 +998,33 @@ end;
 -- thread only, or to another warp only, or one of another block (nothing
 -- orders accesses of two blocks); an atomic in unseen[t].
 function races(t: thread_t; a: action_t): boolean;
+var s: kset_t;
 begin
-  for k: action_t do
-    if !is_atomic(k) & conflicts(a, k, true) then
-      for w: wl_t do
-        for l: lane_t do
-          if !(w = t.w & l = t.l) & fresh[t.b][w][l][k] then return true; endif;
-        endfor;
-        if w != t.w & warp_known[t.b][w][k] then return true; endif;
-      endfor;
-      for c: block_t do
-        if c != t.b & block_made[c][k] then return true; endif;
-      endfor;
-    endif;
+  for w: wl_t do
+    for l: lane_t do
+      if !(w = t.w & l = t.l) & plain_conflicts(fresh[t.b][w][l], a) then return true; endif;
+    endfor;
+    if w != t.w & plain_conflicts(warp_known[t.b][w], a) then return true; endif;
+  endfor;
+  for c: block_t do
+    if c != t.b & plain_conflicts(block_made[c], a) then return true; endif;
   endfor;
   for c: block_t do
     for w: wl_t do
       for l: lane_t do
-        for k: action_t do
-          if unseen[t.b][t.w][t.l][c][w][l][k] & conflicts(a, k, c = t.b) then return true; endif;
-        endfor;
+        s := unseen[t.b][t.w][t.l][c][w][l];
+        if s != 0 then
+          for k: action_t do
+            if has(s, k) & conflicts(a, k, c = t.b) then return true; endif;
+          endfor;
+        endif;
       endfor;
     endfor;
   endfor;
   return false;
 end;
 
+-- The set s of kinds of unseen atomics of one thread with kind a added.
 -- Of the kinds of unseen atomics of one thread, one whose conflicts (with a
 -- thread in the given block relation) are all conflicts of another kind in
 -- the set changes no verdict: the set is closed under adding such kinds, so
@@ -969,8 +1034,10 @@ end;
 -- conflict with R and W alike, loads with W only, so a read-modify-write
 -- stands as BA and covers the loads (as BL). Across blocks: BA conflicts
 -- with everything, GA with R, W, BA, BL; BL with W, BA, GA; GL with W, BA.
-procedure close_kinds(var k: kinds_t; same_block: boolean);
+function with_kind(s: kset_t; a: action_t; same_block: boolean): kset_t;
+var k: kinds_t; r: kset_t;
 begin
+  for j: action_t do k[j] := has(s, j) | j = a; endfor;
   if same_block then
     if k[ACT_GA] then k[ACT_BA] := true; k[ACT_GA] := false; endif;
     if k[ACT_GL] then k[ACT_BL] := true; k[ACT_GL] := false; endif;
@@ -979,13 +1046,11 @@ begin
     if k[ACT_BA] then k[ACT_GA] := true; k[ACT_BL] := true; endif;
     if k[ACT_GA] | k[ACT_BL] then k[ACT_GL] := true; endif;
   endif;
-end;
-
--- Of two plain kinds known to the same threads, R is redundant beside W:
--- W conflicts with every action R conflicts with.
-procedure drop_redundant(var kinds: kinds_t);
-begin
-  if kinds[ACT_W] then kinds[ACT_R] := false; endif;
+  r := 0;
+  for j: action_t do
+    if k[j] then r := r + bit(j); endif;
+  endfor;
+  return r;
 end;
 
 -- An atomic of kind a by t (not racing): it reads the chain if it is morally
@@ -1015,8 +1080,7 @@ begin
       for l: lane_t do
         v.b := b; v.w := w; v.l := l;
         if !same_thread(v, t) then
-          unseen[b][w][l][t.b][t.w][t.l][a] := true;
-          close_kinds(unseen[b][w][l][t.b][t.w][t.l], b = t.b);
+          unseen[b][w][l][t.b][t.w][t.l] := with_kind(unseen[b][w][l][t.b][t.w][t.l], a, b = t.b);
         endif;
       endfor;
     endfor;
@@ -1026,10 +1090,8 @@ end;
 -- A plain access of kind a by t (not racing).
 procedure plain_access(t: thread_t; a: action_t);
 begin
-  fresh[t.b][t.w][t.l][a] := true;
-  drop_redundant(fresh[t.b][t.w][t.l]);
-  block_made[t.b][a] := true;
-  drop_redundant(block_made[t.b]);
+  fresh[t.b][t.w][t.l] := plain_join(fresh[t.b][t.w][t.l], a = ACT_W ? P_WRITE : P_READ);
+  block_made[t.b] := plain_join(block_made[t.b], a = ACT_W ? P_WRITE : P_READ);
   if a = ACT_W then
     -- A plain write reads nothing and ends the chain. It did not race, so
     -- every atomic is happens-before or observed by t; any later access
@@ -1041,6 +1103,249 @@ begin
     clear unseen;
   endif;
 end;
+-- Symmetry beyond scalarsets (murphi/README.md, "Symmetry"). Renaming the
+-- warps of one block, or the lanes of one warp, independently of the
+-- others maps runs of the model to runs of the model and keeps both
+-- invariants: the model compares warps only within a block and lanes only
+-- within a warp. So after every rule the model sorts the lanes of each warp,
+-- then the warps of each block, by a key that every such renaming keeps,
+-- and Rumur stores that representative. Equal keys keep their order, so a
+-- class may still be several states, never none.
+
+-- The strength of a plain kind, for ordering.
+function plain_rank(p: plain_t): 0..2;
+begin
+  if p = P_WRITE then return 2; endif;
+  if p = P_READ then return 1; endif;
+  return 0;
+end;
+
+-- The key of every thread u: whether it is the last accessor, its fresh
+-- plain kind, whether its latest atomic is in the chain, and the sums of its
+-- row (what it has unseen) and column (what others have unseen of it).
+procedure thread_keys(var keys: keys_t; rows: sums_t; cols: sums_t);
+begin
+  for b: block_t do
+    for w: wl_t do
+      for l: lane_t do
+        keys[b][w][l] := (last.b = b & last.w = w & last.l = l) ? 1 : 0;
+        keys[b][w][l] := keys[b][w][l] * 3 + plain_rank(fresh[b][w][l]);
+        keys[b][w][l] := keys[b][w][l] * 2 + (in_chain[b][w][l] ? 1 : 0);
+        keys[b][w][l] := (keys[b][w][l] * (SUM_MAX + 1) + rows[b][w][l]) * (SUM_MAX + 1)
+                         + cols[b][w][l];
+      endfor;
+    endfor;
+  endfor;
+end;
+
+-- Swap the names of threads t1 and t2 (of one block) everywhere.
+procedure swap_threads(t1: thread_t; t2: thread_t);
+var f: plain_t; x: kset_t; c: boolean; row: by_thread_t;
+begin
+  f := fresh[t1.b][t1.w][t1.l];
+  fresh[t1.b][t1.w][t1.l] := fresh[t2.b][t2.w][t2.l];
+  fresh[t2.b][t2.w][t2.l] := f;
+  c := in_chain[t1.b][t1.w][t1.l];
+  in_chain[t1.b][t1.w][t1.l] := in_chain[t2.b][t2.w][t2.l];
+  in_chain[t2.b][t2.w][t2.l] := c;
+  row := unseen[t1.b][t1.w][t1.l];
+  unseen[t1.b][t1.w][t1.l] := unseen[t2.b][t2.w][t2.l];
+  unseen[t2.b][t2.w][t2.l] := row;
+  for d: block_t do
+    for v: wl_t do
+      for m: lane_t do
+        x := unseen[d][v][m][t1.b][t1.w][t1.l];
+        unseen[d][v][m][t1.b][t1.w][t1.l] := unseen[d][v][m][t2.b][t2.w][t2.l];
+        unseen[d][v][m][t2.b][t2.w][t2.l] := x;
+      endfor;
+    endfor;
+  endfor;
+  if same_thread(last, t1) then last := t2; elsif same_thread(last, t2) then last := t1; endif;
+end;
+
+-- Swap the names of lanes l1 and l2 of warp w of block b.
+procedure swap_lanes(b: block_t; w: wl_t; l1: lane_t; l2: lane_t);
+var t1: thread_t; t2: thread_t;
+begin
+  t1.b := b; t1.w := w; t1.l := l1;
+  t2.b := b; t2.w := w; t2.l := l2;
+  swap_threads(t1, t2);
+end;
+
+-- Swap the names of warps w1 and w2 of block b (lane l of one for lane l of the other).
+procedure swap_warps(b: block_t; w1: wl_t; w2: wl_t);
+var p: plain_t; t1: thread_t; t2: thread_t;
+begin
+  p := warp_known[b][w1]; warp_known[b][w1] := warp_known[b][w2]; warp_known[b][w2] := p;
+  for l: lane_t do
+    t1.b := b; t1.w := w1; t1.l := l;
+    t2.b := b; t2.w := w2; t2.l := l;
+    swap_threads(t1, t2);
+  endfor;
+end;
+
+procedure sort_threads(rows: sums_t; cols: sums_t);
+var keys: keys_t; k: key_t; later: boolean; decided: boolean;
+begin
+  thread_keys(keys, rows, cols);
+  for b: block_t do
+    for w: wl_t do
+      -- Lanes of the warp by key (a bubble sort).
+      for i := 1 to LANES - 1 do
+        for j := 0 to LANES - 1 - i do
+          if keys[b][w][j + 1] < keys[b][w][j] then
+            swap_lanes(b, w, j, j + 1);
+            k := keys[b][w][j]; keys[b][w][j] := keys[b][w][j + 1]; keys[b][w][j + 1] := k;
+          endif;
+        endfor;
+      endfor;
+    endfor;
+    -- Warps of the block by (warp_known, then their sorted lane keys).
+    for i := 1 to WARPS - 1 do
+      for j := 0 to WARPS - 1 - i do
+        later := plain_rank(warp_known[b][j + 1]) < plain_rank(warp_known[b][j]);
+        decided := plain_rank(warp_known[b][j + 1]) != plain_rank(warp_known[b][j]);
+        for l: lane_t do
+          if !decided & keys[b][j + 1][l] != keys[b][j][l] then
+            later := keys[b][j + 1][l] < keys[b][j][l];
+            decided := true;
+          endif;
+        endfor;
+        if later then
+          swap_warps(b, j, j + 1);
+          for l: lane_t do
+            k := keys[b][j][l]; keys[b][j][l] := keys[b][j + 1][l]; keys[b][j + 1][l] := k;
+          endfor;
+        endif;
+      endfor;
+    endfor;
+  endfor;
+end;
+
+-- Per thread, the sum of its row of unseen (what it has unseen, as kset_t
+-- values) and of its column (what others have unseen of it; 0 when nobody
+-- has any of its atomics unseen).
+procedure unseen_sums(var rows: sums_t; var cols: sums_t);
+var s: kset_t; row: 0..SUM_MAX;
+begin
+  clear cols;
+  for b: block_t do
+    for w: wl_t do
+      for l: lane_t do
+        row := 0;
+        for c: block_t do
+          for v: wl_t do
+            for m: lane_t do
+              s := unseen[b][w][l][c][v][m];
+              if s != 0 then
+                row := row + s;
+                cols[c][v][m] := cols[c][v][m] + s;
+              endif;
+            endfor;
+          endfor;
+        endfor;
+        rows[b][w][l] := row;
+      endfor;
+    endfor;
+  endfor;
+end;
+
+-- Which actions of a thread of block b race whatever comes next, because a
+-- plain access of another block conflicts with them: nothing orders two
+-- blocks but a grid barrier, which forgets the history (block_made only
+-- grows until then). The others are live.
+procedure live_actions(b: block_t; var live: kinds_t);
+begin
+  for a: action_t do
+    live[a] := true;
+    for c: block_t do
+      if c != b & plain_conflicts(block_made[c], a) then live[a] := false; endif;
+    endfor;
+  endfor;
+end;
+
+-- The kinds of s that conflict with a live action (of a thread in that
+-- block relation to the atomics' thread): the others decide no verdict.
+function live_kinds(s: kset_t; live: kinds_t; same_block: boolean): kset_t;
+var r: kset_t;
+begin
+  r := 0;
+  for k: action_t do
+    if has(s, k) then
+      for a: action_t do
+        if live[a] & !has(r, k) & conflicts(a, k, same_block) then r := r + bit(k); endif;
+      endfor;
+    endif;
+  endfor;
+  return r;
+end;
+
+-- The weakest plain kind that conflicts with the same live actions as p.
+function live_plain(p: plain_t; live: kinds_t): plain_t;
+var same: boolean;
+begin
+  for q: plain_t do
+    same := true;
+    for a: action_t do
+      same := same & (!live[a] | plain_conflicts(q, a) = plain_conflicts(p, a));
+    endfor;
+    if same then return q; endif;
+  endfor;
+  return p;
+end;
+
+-- Forget, for the threads of each block, what decides only verdicts of
+-- their actions that race whatever comes (live_actions): of their rows of
+-- unseen, the kinds that conflict with no live action, and of their fresh
+-- and warp_known flags, what no live action conflicts with. Only verdicts of
+-- the block's own threads read those (barrier_join intersects rows of one
+-- block, whose live actions are the same), and an action that is not live
+-- never becomes live again before the history is forgotten: no verdict
+-- changes. Rows are cut to a fixed set of kinds per block relation, which
+-- commutes with barrier_join's intersection, with_kind's closure (what it
+-- adds to a kind conflicts only where that kind does) and clearing.
+procedure forget_dead();
+var live: kinds_t; all_live: boolean; any_live: boolean; keep_same: kset_t; keep_other: kset_t; s: kset_t;
+begin
+  for b: block_t do
+    live_actions(b, live);
+    all_live := true;
+    any_live := false;
+    for a: action_t do
+      all_live := all_live & live[a];
+      any_live := any_live | live[a];
+    endfor;
+    if !any_live then
+      -- Every access of the block races: nothing of its rows or plain flags matters.
+      for w: wl_t do
+        warp_known[b][w] := P_NONE;
+        for l: lane_t do
+          fresh[b][w][l] := P_NONE;
+          clear unseen[b][w][l];
+        endfor;
+      endfor;
+    elsif !all_live then
+      keep_same := live_kinds(ALL_KINDS, live, true);
+      keep_other := live_kinds(ALL_KINDS, live, false);
+      for w: wl_t do
+        warp_known[b][w] := live_plain(warp_known[b][w], live);
+        for l: lane_t do
+          fresh[b][w][l] := live_plain(fresh[b][w][l], live);
+          for c: block_t do
+            for v: wl_t do
+              for m: lane_t do
+                s := unseen[b][w][l][c][v][m];
+                if s != 0 then
+                  unseen[b][w][l][c][v][m] := meet(s, c = b ? keep_same : keep_other);
+                endif;
+              endfor;
+            endfor;
+          endfor;
+        endfor;
+      endfor;
+    endif;
+  endfor;
+end;
 
 -- The state in a canonical form: flags that can decide no verdict cleared.
 -- in_chain[u] matters only while some thread has an atomic of u unseen (a
@@ -1048,23 +1353,15 @@ end;
 -- next atomic reads it or breaks it gives the same chain, so its latest
 -- write is forgotten; loaded matters only until the device is in RACE.
 procedure canonicalize();
-var needed: boolean; any: boolean;
+var any: boolean; rows: sums_t; cols: sums_t;
 begin
+  forget_dead();
+  unseen_sums(rows, cols);
   any := false;
   for b: block_t do
     for w: wl_t do
       for l: lane_t do
-        needed := false;
-        for c: block_t do
-          for v: wl_t do
-            for m: lane_t do
-              for k: action_t do
-                needed := needed | unseen[c][v][m][b][w][l][k];
-              endfor;
-            endfor;
-          endfor;
-        endfor;
-        in_chain[b][w][l] := in_chain[b][w][l] & needed;
+        in_chain[b][w][l] := in_chain[b][w][l] & cols[b][w][l] != 0;
         any := any | in_chain[b][w][l];
       endfor;
     endfor;
@@ -1075,6 +1372,7 @@ begin
     chain_block := last.b;
   endif;
   if fsm = RACE then loaded := false; loads := 0; endif;
+  sort_threads(rows, cols);
 end;
 
 procedure access(b: block_t; w: wl_t; l: lane_t; a: action_t; y: sync_t);
@@ -1119,8 +1417,8 @@ begin
   for c: block_t do
     for v: wl_t do
       for m: lane_t do
-        for k: action_t do joined[c][v][m][k] := true; endfor;
-        if c = b & (whole | v = w0) then clear joined[c][v][m]; endif;
+        joined[c][v][m] := ALL_KINDS;
+        if c = b & (whole | v = w0) then joined[c][v][m] := 0; endif;
       endfor;
     endfor;
   endfor;
@@ -1130,9 +1428,7 @@ begin
         for c: block_t do
           for v: wl_t do
             for m: lane_t do
-              for k: action_t do
-                joined[c][v][m][k] := joined[c][v][m][k] & unseen[b][w][l][c][v][m][k];
-              endfor;
+              joined[c][v][m] := meet(joined[c][v][m], unseen[b][w][l][c][v][m]);
             endfor;
           endfor;
         endfor;
@@ -1160,14 +1456,9 @@ end;
 procedure warp_barrier(b: block_t; w: wl_t);
 begin
   for l: lane_t do
-    for k: action_t do
-      if fresh[b][w][l][k] then
-        warp_known[b][w][k] := true;
-        fresh[b][w][l][k] := false;
-      endif;
-    endfor;
+    warp_known[b][w] := plain_join(warp_known[b][w], fresh[b][w][l]);
+    fresh[b][w][l] := P_NONE;
   endfor;
-  drop_redundant(warp_known[b][w]);
   barrier_join(b, w, false);
   if last.b = b & last.w = w then wsince := true; endif;
   canonicalize();

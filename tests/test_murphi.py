@@ -86,20 +86,27 @@ def test_model_bounds_the_atomic_loads_it_explores() -> None:
         assert sorted(guarded) == ["BL", "GL"]
 
 
-def test_model_names_threads_by_scalarsets_of_the_grid() -> None:
-    # Threads are (block, warp, lane), each a scalarset of the grid's size, so
-    # that Rumur's symmetry reduction may rename them; rules are per event
-    # kind, their parameters name the thread, block or warp.
+@pytest.mark.parametrize(
+    ("sort", "warps", "lanes"),
+    [(True, "0..WARPS - 1", "0..LANES - 1"), (False, "scalarset(WARPS)", "scalarset(LANES)")],
+)
+def test_model_names_threads_by_scalarsets_of_the_grid(sort: bool, warps: str, lanes: str) -> None:
+    # Threads are (block, warp, lane). Blocks are a scalarset of the grid's
+    # size, renamed by Rumur's symmetry reduction; warps and lanes are ranges
+    # that the model renames itself after every rule (sort_threads), or, in
+    # the rendering for counterexample traces, scalarsets too. Rules are per
+    # event kind, their parameters name the thread, block or warp.
     grid = Grid(2, 3, 4)
-    text = model.render(grid)
+    text = model.render(grid, sort_threads=sort)
     assert "block_t: scalarset(BLOCKS);" in text and "BLOCKS: 2;" in text
-    assert "wl_t: scalarset(WARPS);" in text and "WARPS: 3;" in text
-    assert "lane_t: scalarset(LANES);" in text and "LANES: 4;" in text
+    assert f"wl_t: {warps};" in text and "WARPS: 3;" in text
+    assert f"lane_t: {lanes};" in text and "LANES: 4;" in text
+    assert ("sort_threads(rows, cols);" in text) == sort
     rules = re.findall(r'rule "([^"]+)"', text)
     assert sorted(rules) == sorted(
         [a.name for a in model.MODELLED_ACTIONS] + ["bsync", "wsync", "gsync", "kernel end"]
     )
-    # No thread is named by number: every reference goes through a scalarset.
+    # No thread is named by number: every reference goes through a parameter.
     assert not re.search(r"\b(b|w|l|last(\.[bwl])?) *:?= *\d", text)
 
 

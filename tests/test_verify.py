@@ -29,7 +29,7 @@ import pytest
 
 from hirace_py import crosscheck, fsm, fsm_export
 from hirace_py.cli import main
-from hirace_py.murphi import counterexample, model, rumur
+from hirace_py.murphi import check, counterexample, model
 from hirace_py.trace import ACTION_BITS, BSYNC, Grid
 
 GRID = Grid(2, 2, 2)
@@ -114,15 +114,26 @@ def _mutated(index: int, state: int) -> np.ndarray:
     return table
 
 
-@pytest.mark.parametrize(("grid", "loads"), [("2x1x2", "2"), ("1x2x2", "2"), ("2x2x1", "1")])
+SMALL_CHECKS = [
+    ("2x1x2", "2"),
+    ("2x2x1", "1"),
+    pytest.param("1x2x2", "2", marks=pytest.mark.slow),
+    pytest.param("2x2x1", "2", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("grid", "loads"), SMALL_CHECKS)
 def test_verify_passes_on_the_real_table(
     capsys: pytest.CaptureFixture[str], grid: str, loads: str
 ) -> None:
-    """Two grids that together put threads in every relation (2x1x2: same
-    warp and other block; 1x2x2: same warp and other warp), with two atomic
-    loads; and 1-lane warps, whose warp barriers are the 1-lane lane groups
-    of a file that syncs only single lanes (docs/fsm.md, "Murphi model").
-    The 2x2x2 grid, with all relations at once, is the slow test below."""
+    """In CI, one small exploration of each event class the model has: two
+    atomic loads (a chain break needs two), 2-lane warps and their barriers,
+    block barriers, grid barriers, other blocks (2x1x2); and 1-lane warps,
+    whose warp barriers are the 1-lane lane groups of a file that syncs only
+    single lanes, with other warps of a block (2x2x1). Slow: the other warp
+    with 2-lane warps (1x2x2), and 1-lane warps with two loads; the 2x2x2
+    grid, with all relations at once, is the slow test below (docs/fsm.md,
+    "Murphi model")."""
     code, out, err = run(capsys, "verify", "--grid", grid, "--loads", loads)
     assert code == 0, out + err
     assert f"grid {grid}" in out and f"up to {loads} atomic loads" in out
@@ -164,8 +175,7 @@ def test_mutated_table_fails_with_a_confirmed_counterexample(
 ) -> None:
     index, state = _mutation(kind)
     table = _mutated(index, state)
-    text = model.render(GRID, table, "a mutated table", max_loads=0)
-    outcome = rumur.check(text, tmp_path, TIMEOUT)
+    outcome = check.check_table(GRID, table, "a mutated table", 0, tmp_path, TIMEOUT)
     assert outcome.failed is not None
     if invariant is not None:
         assert outcome.failed == invariant
@@ -222,7 +232,9 @@ def _load_mutation(grid: Grid, seed: int) -> tuple[int, int]:
 def _check_load_mutant(tmp_path: Path, grid: Grid, seed: int) -> None:
     index, state = _load_mutation(grid, seed)
     table = _mutated(index, state)
-    outcome = rumur.check(model.render(grid, table, "a mutated table"), tmp_path, TIMEOUT)
+    outcome = check.check_table(
+        grid, table, "a mutated table", model.DEFAULT_MAX_LOADS, tmp_path, TIMEOUT
+    )
     assert outcome.failed == "completeness"
     cx = counterexample.translate(outcome.steps, grid, table)
     trace = cx.trace
@@ -235,18 +247,19 @@ def _check_load_mutant(tmp_path: Path, grid: Grid, seed: int) -> None:
 
 
 @pytest.mark.parametrize("grid", SMALL_GRIDS, ids=str)
-@pytest.mark.parametrize("seed", [0, 1])
 def test_mutated_load_entry_fails_with_a_confirmed_counterexample(
-    tmp_path: Path, grid: Grid, seed: int
+    tmp_path: Path, grid: Grid
 ) -> None:
     """A lost race on an atomic load's entry is a completeness counterexample
-    that Python confirms (the model has the loads since issue 14)."""
-    _check_load_mutant(tmp_path, grid, seed)
+    that Python confirms (the model has the loads since issue 14); the
+    verdict comes from the model that renames warps and lanes, the trace from
+    the one that does not (hirace_py.murphi.check)."""
+    _check_load_mutant(tmp_path, grid, 0)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("grid", SMALL_GRIDS, ids=str)
-@pytest.mark.parametrize("seed", range(2, 10))
+@pytest.mark.parametrize("seed", range(1, 10))
 def test_more_mutated_load_entries_fail(tmp_path: Path, grid: Grid, seed: int) -> None:
     _check_load_mutant(tmp_path, grid, seed)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from hirace_py.errors import ExitCode, HiraceError
 from hirace_py.fsm import FLAT_TRANSITIONS, N_STATES
-from hirace_py.murphi import counterexample, model, rumur
+from hirace_py.murphi import check, counterexample, model
 from hirace_py.murphi.table import load_csv
 from hirace_py.trace import Grid
 
@@ -91,15 +91,18 @@ def _loads(text: str) -> int:
     return n
 
 
-def _check(args: argparse.Namespace, text: str) -> rumur.Outcome:
+def _check(args: argparse.Namespace, table: np.ndarray, name: str) -> check.Checked:
+    def in_dir(work: Path) -> check.Checked:
+        return check.check_table(args.grid, table, name, args.loads, work, args.timeout)
+
     if args.keep is not None:
         try:
             args.keep.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise HiraceError(f"--keep {args.keep}: {exc.strerror}") from None
-        return rumur.check(text, args.keep, args.timeout)
+        return in_dir(args.keep)
     with tempfile.TemporaryDirectory(prefix="hirace-verify-") as work:
-        return rumur.check(text, Path(work), args.timeout)
+        return in_dir(Path(work))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,26 +113,31 @@ def run(args: argparse.Namespace) -> int:
     if args.table is not None:
         table = load_csv(args.table)
         name = f"the table in {args.table.name}"
-    text = model.render(args.grid, table, name, args.loads)
     print(
         f"model: grid {args.grid} (blocks x warps x lanes), up to {args.loads} atomic loads "
         f"per launch, {name} ({N_STATES} states)",
         flush=True,
     )
-    outcome = _check(args, text)
+    checked = _check(args, table, name)
+    outcome = checked.verdict
     print(
         f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
         f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
     )
-    if outcome.failed is None:
+    if checked.trace is None:
         print(
             "verdict: verified: after every rule, the FSM is in RACE exactly when "
             "the history has a race (or after a sound-only entry or an atomic load, "
             "docs/fsm.md)"
         )
         return ExitCode.CLEAN
-    print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')
-    cx = counterexample.translate(outcome.steps, args.grid, table)
+    trace = checked.trace
+    print(
+        f"trace: the model without renaming warps and lanes, {trace.states} states to the "
+        f"failure, {trace.seconds:.1f} s (build {trace.build_seconds:.1f} s)"
+    )
+    print(f'verdict: FAILED: invariant "{trace.failed}": {INVARIANTS[trace.failed]}')
+    cx = counterexample.translate(trace.steps, args.grid, table)
     print(f"counterexample: {cx.text}")
     if cx.padding is None:
         print(

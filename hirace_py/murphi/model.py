@@ -44,11 +44,16 @@ def render(
     table: np.ndarray = FLAT_TRANSITIONS,
     table_name: str = REAL_TABLE_NAME,
     max_loads: int = DEFAULT_MAX_LOADS,
+    sort_threads: bool = True,
 ) -> str:
     """The Murphi model for `grid` checking the flat transition `table`.
 
     `table` is indexed as `hirace_py.fsm.flat_index` and holds state indices
     into `hirace_py.fsm.STATES`; `table_name` only appears in comments.
+    `sort_threads` renames warps within blocks and lanes within warps after
+    every rule (murphi/README.md, "Symmetry"): far fewer states, but the
+    rules of a counterexample then name threads as the renamed state does;
+    without it threads keep their names along a trace.
     """
     if table.shape != FLAT_TRANSITIONS.shape:
         raise ValueError(f"table has {table.size} entries, expected {FLAT_TRANSITIONS.size}")
@@ -88,6 +93,7 @@ def render(
         actions=actions,
         sound_only=sound_only,
         max_loads=max_loads,
+        sort_threads=sort_threads,
     )
 
 

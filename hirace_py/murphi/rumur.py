@@ -95,8 +95,11 @@ def _compiler_flags() -> list[str]:
     return ["-mcx16"] if platform.machine() in ("x86_64", "AMD64") else []
 
 
-def check(model: str, workdir: Path, timeout: float) -> Outcome:
+def check(model: str, workdir: Path, timeout: float, optimize: bool = True) -> Outcome:
     """Write `model` to workdir/fsm_model.m, build its verifier there, run it, parse the result.
+
+    `optimize` builds the verifier with -O3 (slower to build, several times
+    faster to run); without it, -O0, for a search known to stop early.
 
     workdir also receives fsm_model.c, the verifier and its XML output
     (verifier.xml). Raises ToolFailure when Rumur or the compiler is missing
@@ -124,7 +127,8 @@ def check(model: str, workdir: Path, timeout: float) -> Outcome:
     )  # fmt: skip
     if done.returncode != 0:
         raise ToolFailure(f"rumur rejected the model: {_first_line(done.stderr + done.stdout)}")
-    argv = [compiler, "-std=c11", "-O3", *_compiler_flags(), "-o", "verifier", "fsm_model.c"]
+    level = "-O3" if optimize else "-O0"
+    argv = [compiler, "-std=c11", level, *_compiler_flags(), "-o", "verifier", "fsm_model.c"]
     done = deadline.run("the C compiler", [*argv, "-lpthread"], workdir)
     if done.returncode != 0:
         raise ToolFailure(
