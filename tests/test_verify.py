@@ -147,7 +147,7 @@ def test_verify_passes_on_the_real_table_2x2x2(capsys: pytest.CaptureFixture[str
     """Without atomic loads (the loads are checked on the small grids above).
     Not seen to pass: on the loaded 2-core development machine it had not
     finished after 44 minutes (docs/fsm.md, "Murphi model")."""
-    code, out, err = run(capsys, "verify", "--loads", "0", "--timeout", "7200")
+    code, out, err = run(capsys, "verify", "--grid", "2x2x2", "--loads", "0", "--timeout", "7200")
     assert code == 0, out + err
     assert "grid 2x2x2" in out and "verdict: verified" in out
 
@@ -280,7 +280,8 @@ def test_cli_reports_the_counterexample_for_a_table_file(
     index, state = _mutation("race-lost", seed=1)
     path = tmp_path / "mutated.csv"
     path.write_text(_csv(_mutated(index, state)))
-    code, out, _ = run(capsys, "verify", "--table", str(path), "--keep", str(tmp_path / "keep"))
+    keep = str(tmp_path / "keep")
+    code, out, _ = run(capsys, "verify", "--grid", "2x2x2", "--table", str(path), "--keep", keep)
     assert code == 1, out
     assert 'verdict: FAILED: invariant "completeness"' in out
     line = next(ln for ln in out.splitlines() if ln.startswith("counterexample: "))
@@ -293,6 +294,27 @@ def test_cli_reports_the_counterexample_for_a_table_file(
     # The same trace through `hirace fsm --trace` with the real table shows the race it missed.
     code, out, _ = run(capsys, "fsm", "--trace", trace, "--grid", "2x2x2")
     assert code == 0 and "verdict: race" in out
+
+
+def test_default_grids_are_checked_in_turn_up_to_a_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two reads of one warp made a race: every grid with 2-lane warps has
+    # that run, so the first default grid (2x1x2) fails and the rest are not
+    # checked; --keep keeps each grid's files under its name.
+    path = tmp_path / "invented.csv"
+    index = fsm.flat_index(fsm.STATE_INDEX["R_Rw_R1"], fsm.Action.R, fsm.Sync.U, fsm.Rel.W)
+    path.write_text(_csv(_mutated(index, fsm.RACE)))
+    assert [str(g) for g in model.DEFAULT_GRIDS] == ["2x1x2", "1x2x2", "2x2x1"]
+    keep = tmp_path / "keep"
+    code, out, _ = run(capsys, "verify", "--table", str(path), "--keep", str(keep))
+    assert code == 1, out
+    assert out.startswith("model: grid 2x1x2 ") and out.count("model: grid") == 1
+    assert 'verdict: FAILED: invariant "soundness"' in out
+    assert "counterexample: R 0.0.0; R 0.0.1" in out or "counterexample: R 0.0.1; R 0.0.0" in out
+    assert "python check: confirmed" in out
+    assert (keep / "2x1x2" / "fsm_model.m").is_file()
+    assert (keep / "2x1x2" / check.TRACE_DIR / "verifier.xml").is_file()
 
 
 def test_missing_rumur_is_a_one_line_error(

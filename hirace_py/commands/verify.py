@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import re
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 
-from hirace_py.errors import ExitCode, HiraceError
+from hirace_py.errors import ExitCode, HiraceError, ToolFailure
 from hirace_py.fsm import FLAT_TRANSITIONS, N_STATES
 from hirace_py.murphi import check, counterexample, model
 from hirace_py.murphi.table import load_csv
@@ -38,9 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--grid",
         type=_grid,
-        default=model.DEFAULT_GRID,
         metavar="BxWxL",
-        help="blocks x warps x lanes of the model (default 2x2x2)",
+        help=(
+            "blocks x warps x lanes of the model (default: "
+            f"{', '.join(str(g) for g in model.DEFAULT_GRIDS)} in turn; "
+            'docs/fsm.md, "Murphi model")'
+        ),
     )
     p.add_argument(
         "--table",
@@ -91,16 +95,31 @@ def _loads(text: str) -> int:
     return n
 
 
-def _check(args: argparse.Namespace, table: np.ndarray, name: str) -> check.Checked:
-    def in_dir(work: Path) -> check.Checked:
-        return check.check_table(args.grid, table, name, args.loads, work, args.timeout)
+def _check(
+    args: argparse.Namespace,
+    grid: Grid,
+    keep: Path | None,
+    table: np.ndarray,
+    name: str,
+    end: float,
+) -> check.Checked:
+    """Check one grid in `keep` (or a temporary directory) with the time left until `end`."""
+    left = end - time.monotonic()
+    if left <= 0:
+        raise ToolFailure(
+            f"the check did not finish within --timeout {args.timeout:g} s; "
+            "raise --timeout or check a smaller --grid"
+        )
 
-    if args.keep is not None:
+    def in_dir(work: Path) -> check.Checked:
+        return check.check_table(grid, table, name, args.loads, work, left, args.timeout)
+
+    if keep is not None:
         try:
-            args.keep.mkdir(parents=True, exist_ok=True)
+            keep.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise HiraceError(f"--keep {args.keep}: {exc.strerror}") from None
-        return in_dir(args.keep)
+            raise HiraceError(f"--keep {keep}: {exc.strerror}") from None
+        return in_dir(keep)
     with tempfile.TemporaryDirectory(prefix="hirace-verify-") as work:
         return in_dir(Path(work))
 
@@ -113,12 +132,33 @@ def run(args: argparse.Namespace) -> int:
     if args.table is not None:
         table = load_csv(args.table)
         name = f"the table in {args.table.name}"
+    end = time.monotonic() + args.timeout
+    grids = model.DEFAULT_GRIDS if args.grid is None else (args.grid,)
+    for grid in grids:
+        keep = args.keep
+        if keep is not None and len(grids) > 1:
+            keep = keep / str(grid)
+        code = _verify_grid(args, grid, keep, table, name, end)
+        if code != ExitCode.CLEAN:
+            return code
+    return ExitCode.CLEAN
+
+
+def _verify_grid(
+    args: argparse.Namespace,
+    grid: Grid,
+    keep: Path | None,
+    table: np.ndarray,
+    name: str,
+    end: float,
+) -> int:
+    """Check one grid and print the outcome; the exit code."""
     print(
-        f"model: grid {args.grid} (blocks x warps x lanes), up to {args.loads} atomic loads "
+        f"model: grid {grid} (blocks x warps x lanes), up to {args.loads} atomic loads "
         f"per launch, {name} ({N_STATES} states)",
         flush=True,
     )
-    checked = _check(args, table, name)
+    checked = _check(args, grid, keep, table, name, end)
     outcome = checked.verdict
     print(
         f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
@@ -137,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         f"failure, {trace.seconds:.1f} s (build {trace.build_seconds:.1f} s)"
     )
     print(f'verdict: FAILED: invariant "{trace.failed}": {INVARIANTS[trace.failed]}')
-    cx = counterexample.translate(trace.steps, args.grid, table)
+    cx = counterexample.translate(trace.steps, grid, table)
     print(f"counterexample: {cx.text}")
     if cx.padding is None:
         print(

@@ -52,23 +52,25 @@ def check_table(
     max_loads: int,
     workdir: Path,
     timeout: float,
+    limit: float | None = None,
 ) -> Checked:
     """Check `table` on `grid` with up to `max_loads` atomic loads, within `timeout` seconds.
 
     The models, verifiers and outputs go to `workdir` (and its `trace`
-    subdirectory for the second run). Raises ToolFailure as `rumur.check`
-    does, and when the model without renaming does not fail at the same
-    depth as the renamed one (a bug of the renaming, never a verdict).
+    subdirectory for the second run); `limit` as in `rumur.check`. Raises
+    ToolFailure as `rumur.check` does, and when the model without renaming
+    does not fail at the same depth as the renamed one (a bug of the
+    renaming, never a verdict).
     """
     started = time.monotonic()
     text = model.render(grid, table, table_name, max_loads)
-    verdict = rumur.check(text, workdir, timeout)
+    verdict = rumur.check(text, workdir, timeout, limit=limit)
     if verdict.failed is None:
         return Checked(verdict, None)
     plain = model.render(grid, table, table_name, max_loads, sort_threads=False)
     (workdir / TRACE_DIR).mkdir(exist_ok=True)
     left = max(timeout - (time.monotonic() - started), 0.001)
-    trace = rumur.check(plain, workdir / TRACE_DIR, left, optimize=False)
+    trace = rumur.check(plain, workdir / TRACE_DIR, left, optimize=False, limit=limit)
     if trace.failed is None or len(trace.steps) != len(verdict.steps):
         found = "holds" if trace.failed is None else f"fails after {len(trace.steps)} steps"
         raise ToolFailure(

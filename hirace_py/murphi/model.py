@@ -14,6 +14,13 @@ from hirace_py.trace import Grid
 
 TEMPLATE = "fsm_model.m.j2"
 DEFAULT_GRID = Grid(2, 2, 2)
+"""The grid of the committed model (murphi/fsm_model.m)."""
+DEFAULT_GRIDS = (Grid(2, 1, 2), Grid(1, 2, 2), Grid(2, 2, 1))
+"""What `hirace verify` checks by default, in turn: together they put
+threads in every relation to one another, with warps of 2 lanes and of 1
+lane (1-lane masks), and each finishes in seconds; 2x2x2, all relations on
+one grid, does not finish within the default time limit (docs/fsm.md,
+"Murphi model")."""
 REAL_TABLE_NAME = "the table of hirace_py.fsm"
 DEFAULT_MAX_LOADS = 2
 """Atomic loads the model explores per launch (and per grid phase): loads

@@ -60,9 +60,9 @@ class Outcome:
 class _Deadline:
     """Wall-clock budget shared by the steps of one check."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, limit: float) -> None:
         self.end = time.monotonic() + seconds
-        self.seconds = seconds
+        self.seconds = limit
 
     def run(self, what: str, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         left = self.end - time.monotonic()
@@ -95,18 +95,22 @@ def _compiler_flags() -> list[str]:
     return ["-mcx16"] if platform.machine() in ("x86_64", "AMD64") else []
 
 
-def check(model: str, workdir: Path, timeout: float, optimize: bool = True) -> Outcome:
+def check(
+    model: str, workdir: Path, timeout: float, optimize: bool = True, limit: float | None = None
+) -> Outcome:
     """Write `model` to workdir/fsm_model.m, build its verifier there, run it, parse the result.
 
     `optimize` builds the verifier with -O3 (slower to build, several times
     faster to run); without it, -O0, for a search known to stop early.
+    `limit` is the --timeout a timeout's message names, when `timeout` is
+    what is left of it (default: `timeout`).
 
     workdir also receives fsm_model.c, the verifier and its XML output
     (verifier.xml). Raises ToolFailure when Rumur or the compiler is missing
     or fails, when the whole check takes longer than `timeout` seconds, or
     when the verifier reports something other than an invariant failure.
     """
-    deadline = _Deadline(timeout)
+    deadline = _Deadline(timeout, timeout if limit is None else limit)
     rumur = _tool("rumur", SETUP_HINT)
     compiler = _tool(os.environ.get("CC", "cc"), "install a C compiler (scripts/setup.sh does)")
     (workdir / "fsm_model.m").write_text(model)
