@@ -90,8 +90,8 @@ class Function:
         """The CPU backend's function body, or None if the backend has none here."""
         if self.rmw is not None and self.ret in _SCALARS:
             return (
-                "{ ::hr::atomic_step(); "
-                f"{self.ret} old = *a; *a = ({self.ret})({self.rmw}); return old; }}"
+                f"{{ {self.ret} old = *a; *a = ({self.ret})({self.rmw}); "
+                "::hr::atomic_step(); return old; }"
             )
         if self.cpu is None or self.cpu in ("engine", "program"):
             return None
