@@ -9,7 +9,10 @@ of (state, action, U, S) entries is `KEEPS`: the runtime tests one word
 compare and one bit, and leaves memory untouched. Skipping such a store is
 exact because the stored word, hence every later decision, is bit-identical
 to what the slow path would have written. RACE is left out although it maps
-to itself: during a replay every access to a RACE element is logged.
+to itself: during a replay every access to a RACE element is logged. The same
+accessor at another site (the word differs in the state and site fields
+only), in a state KEEPS holds, stores the word with its own site: the word
+the table's decision installs, without reading the table.
 
 A word in INIT has no last accessor: its successor depends on the action
 alone (`FRESH`), so the runtime skips the relation and sync computation, and,
