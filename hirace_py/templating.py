@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from hirace_py import cxx_enums
+from hirace_py import cxx_enums, host_outline
 
 
 def template_dir() -> Path:
@@ -20,7 +20,8 @@ def template_dir() -> Path:
 def environment(trim: bool = False) -> jinja2.Environment:
     """Strict environment: an undefined variable in a template is an error, never empty text.
 
-    Every template can call `cxx_enum(name)` (see `hirace_py.cxx_enums`).
+    Every template can call `cxx_enum(name)` (see `hirace_py.cxx_enums`) and
+    use the filter `outlined` (`hirace_py.host_outline`).
 
     `trim` drops the newline after a block tag and the indentation before it,
     for templates whose control flow sits on lines of its own.
@@ -34,4 +35,6 @@ def environment(trim: bool = False) -> jinja2.Environment:
     )
     # `cxx_enum("Name")`: the C++ declaration of an enum shared with Python.
     env.globals["cxx_enum"] = cxx_enums.render
+    # `{% filter outlined %}`: definitions, or declarations in an outlined unit.
+    env.filters["outlined"] = host_outline.outlined
     return env
