@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -451,5 +452,6 @@ def link(
     if proc.returncode != 0:
         hint = ("\n(an OpenMP program: build it as nvcc would, with "
                 "--nvcc-flags='-Xcompiler -fopenmp')"
-                if "undefined reference to `omp_" in proc.stderr else "")  # fmt: skip
+                if re.search(r"undefined reference to [`']omp_", proc.stderr)
+                else "")  # fmt: skip (ld.bfd quotes `so', gold 'so')
         raise CompileError(f"linking {output} failed:\n{proc.stderr.strip()}{hint}")
