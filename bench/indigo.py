@@ -33,7 +33,10 @@ runs N times, each with a new empty cache, and the best pass of each kind is
 shown (the machine may be shared). Last, the cold pass's CPU seconds per
 code scaled to --scale codes on the same inputs (issue 13's 590 x 6 target:
 10 minutes of two cores), an extrapolation, not a measurement: the codes of
-the suite must be a fair sample of the larger set (bench/indigo3_sample.py).
+the suite must be a fair sample of the larger set (bench/indigo3_sample.py),
+and many enough that the cache's one-time set-up (the CPU backend's runtime
+and precompiled headers, about 11 CPU s) is a small part of the pass: it is
+scaled with the codes, so a small suite overstates the result.
 """
 
 from __future__ import annotations
