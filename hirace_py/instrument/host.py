@@ -210,14 +210,13 @@ def _granularity(pointer: ci.Cursor, text: str) -> str:
     return f"::hirace::host::scalar_gran<decltype({text})>()" if text else "0u"
 
 
-def _overloaded(function: ci.Cursor) -> bool:
-    """Whether the scope declaring `function` declares other functions of its name."""
-    parent = function.semantic_parent
-    if parent is None:
-        return False
-    functions = {d.canonical.hash for d in parent.get_children()
-                 if d.kind == K.FUNCTION_DECL and d.spelling == function.spelling}  # fmt: skip
-    return len(functions) > 1
+def _overloaded_names(scope: ci.Cursor) -> set[str]:
+    """The names of the functions `scope` declares more than one of (overloads)."""
+    seen: dict[str, set[int]] = {}
+    for d in scope.get_children():
+        if d.kind == K.FUNCTION_DECL:
+            seen.setdefault(d.spelling, set()).add(d.canonical.hash)
+    return {name for name, functions in seen.items() if len(functions) > 1}
 
 
 class HostPlanner:
@@ -237,6 +236,9 @@ class HostPlanner:
         self.launches = 0
         self.allocations = 0
         self.kernel_names = {k.name for k in planner.tables.kernels}
+        self._overloads: dict[ci.Cursor, set[str]] = {}
+        """Overloaded function names by declaring scope, each
+        scope walked once per unit, not once per launch."""
 
     def host_functions(self) -> list[ci.Cursor]:
         return [
@@ -438,6 +440,15 @@ class HostPlanner:
                 return m.spelling
         return None
 
+    def overloaded(self, function: ci.Cursor) -> bool:
+        """Whether the scope declaring `function` declares other functions of its name."""
+        scope = function.semantic_parent
+        if scope is None:
+            return False
+        if scope not in self._overloads:
+            self._overloads[scope] = _overloaded_names(scope)
+        return function.spelling in self._overloads[scope]
+
     def deduced_kernel(self, c: ci.Cursor, callee: ci.Cursor) -> None:
         """For the CPU, a template kernel launched without template arguments
         (deduced from the call), or an overloaded one, is named by the type of
@@ -464,7 +475,7 @@ class HostPlanner:
                          if "(lambda at " in t.spelling else t.spelling
                          for t, a in zip(params, arguments, strict=False)]  # fmt: skip
                 kernel_type = f"void (*)({', '.join(types)})"
-        elif ref.kind == K.FUNCTION_DECL and _overloaded(ref):
+        elif ref.kind == K.FUNCTION_DECL and self.overloaded(ref):
             # An overloaded kernel (CUDA allows them): the overload the call
             # resolved to, by its type (`void (int *, int)`).
             spelled = ref.type.get_canonical().spelling
