@@ -239,6 +239,34 @@ def check_file(path: Path, suite: Suite, includes: list[str], results: Results, 
 
 
 @dataclass
+class RacyEdit:
+    """A change to one file of a program that makes it racy (a fence or a sync
+    removed, an atomic made plain), to show that hirace notices: the text
+    `find` replaced by `replace` at its `nth` occurrence in the file (1-based;
+    0: at every one). Within a line, so line numbers stay those of the original."""
+
+    file: str
+    find: str
+    replace: str = ""
+    nth: int = 0
+    why: str = ""
+
+    def apply(self, text: str, where: str) -> str:
+        """`text` edited; a `find` that is not there (at its `nth`) is a manifest
+        error naming `where`."""
+        if not self.find or "\n" in self.find or "\n" in self.replace:
+            raise SystemExit(f"realworld: {where}: an edit's find/replace is one non-empty line")
+        parts = text.split(self.find)
+        if len(parts) < 2 or self.nth > len(parts) - 1:
+            raise SystemExit(f"realworld: {where}: {self.find!r} occurs {len(parts) - 1} time(s) "
+                             f"in {self.file}, nth = {self.nth}")  # fmt: skip
+        if self.nth == 0:
+            return self.replace.join(parts)
+        n = self.nth
+        return self.find.join(parts[:n]) + self.replace + self.find.join(parts[n:])
+
+
+@dataclass
 class Program:
     name: str
     suite: Suite
@@ -257,6 +285,8 @@ class Program:
     its directory."""
     compare: list[str] = field(default_factory=list)
     """Files it writes whose contents are compared between the two builds, as its output is."""
+    edits: list[RacyEdit] = field(default_factory=list)
+    """Racy edits of it, each checked to be reported (`check_edit`)."""
 
     def missing_inputs(self) -> list[str]:
         """The input files it reads that are neither in its directory nor in data/."""
@@ -282,7 +312,8 @@ def programs_of(directory: Path, suite: Suite, includes: list[str],
                            [*suite.ignore, *p.get("ignore", [])],
                            float(p.get("timeout", 300)), [d / "data"],
                            list(p.get("inputs", [])), p.get("nvcc_flags", ""),
-                           list(p.get("prepare", [])), list(p.get("compare", []))))  # fmt: skip
+                           list(p.get("prepare", [])), list(p.get("compare", [])),
+                           [RacyEdit(**e) for e in p.get("edits", [])]))  # fmt: skip
     if suite.every_file is not None:
         e = suite.every_file
         for path in walk(directory, per_dir):
@@ -305,6 +336,74 @@ def comparable(text: str, ignore: list[str]) -> list[str]:
     return [ln.rstrip() for ln in text.splitlines() if not any(p.search(ln) for p in pats)]
 
 
+def build_and_run(prog: Program, sources: list[Path], work: Path, label: str, flags: list[str],
+                  entry: dict) -> tuple[int, str] | None:  # fmt: skip
+    """Builds `sources` of `prog` for the CPU backend in `work` (created here) with
+    hirace's `flags`, runs it there as `./NAME` (so that programs printing argv[0]
+    print the same text for every build) and records in `entry`, under keys
+    prefixed by `label`, the build's and the run's outcome; for the instrumented
+    build ("inst") also its report's launches, races and notices. Returns the
+    run's exit status and output (with the digests of its `compare` files), or
+    None when it did not get to run."""
+    work.mkdir()
+    for extra in prog.data:
+        if extra.exists():
+            (work / extra.name).symlink_to(extra)
+    exe = work / prog.name
+    cmd = ["nice", *HIRACE, "build", "--cpu", *flags, *map(str, sources), "-o",
+           str(exe), *[f"-I{i}" for i in prog.includes],
+           *[f"-D{d}" for d in prog.suite.defines]]  # fmt: skip
+    if prog.nvcc_flags:
+        cmd.append(f"--nvcc-flags={prog.nvcc_flags}")
+    code, _, err, secs = run(cmd, 900)
+    entry[f"{label}_build_time"] = secs
+    if code != 0:
+        entry[f"{label}_build_error"] = failure(code, err, 900)
+        return None
+    if label == "inst":
+        entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
+    report = work / f"{label}.json"
+    # A launch may take as long as the whole program may.
+    env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": f"{prog.timeout:g}"}
+    failed = next((c for c in prog.prepare if run(
+        ["sh", "-c", c.format(dir=prog.directory)], 300, cwd=work)[0] != 0), None)
+    if failed is not None:
+        entry[f"{label}_build_error"] = f"preparing its inputs failed: {failed}"
+        return None
+    argv = [f"./{prog.name}", *prog.args]
+    code, out, err, secs = run(argv, prog.timeout, cwd=work, env=env)
+    for name in prog.compare:
+        written = work / name
+        digest = sha(written) if written.is_file() else "not written"
+        out += f"\n{name}: {digest}"
+    entry[f"{label}_status"] = code
+    entry[f"{label}_run_time"] = secs
+    # A launch stopped by the CPU backend's time limit: the program goes on
+    # with a sticky error, so its output proves nothing either way.
+    stopped = [ln for ln in err.splitlines() if "cudaErrorLaunchTimeout" in ln]
+    if stopped:
+        entry[f"{label}_launch_timeout"] = stopped[0][-300:]
+    if code == 124:
+        entry[f"{label}_stderr"] = f"error: timed out after {prog.timeout:.0f} s"
+    elif code != 0:
+        entry[f"{label}_stderr"] = "\n".join(err.splitlines()[-5:])[-600:]
+    if label == "inst" and report.is_file():
+        rep = json.loads(to_json(dump.load(report)))
+        races = [r for launch in rep["launches"] for r in launch["races"]]
+        entry["launches"] = len(rep["launches"])
+        entry["races"] = len(races)
+        notices: dict[str, int] = {}
+        for n in rep["notices"] + [n for lch in rep["launches"] for n in lch["notices"]]:
+            notices[n["code"]] = notices.get(n["code"], 0) + n["count"]
+        entry["uninstrumented_launches"] = notices.get("uninstrumented-kernel", 0)
+        entry["notices"] = notices
+        entry["race_sites"] = sorted({
+            f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
+            f"/{r['second']['site']['line']}" for r in races
+        })[:10]  # fmt: skip
+    return code, out
+
+
 def check_program(prog: Program, results: Results, tool: str) -> dict:
     """Stage 2 for one program."""
     digest = hashlib.sha256(b"".join(sha(s).encode() for s in prog.sources)).hexdigest()[:16]
@@ -325,66 +424,9 @@ def check_program(prog: Program, results: Results, tool: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="hirace-rwp-") as tmp:
         runs = {}
         for label, flags in (("inst", []), ("orig", ["--no-instrument"])):
-            # Each build in its own directory under the same name, run as
-            # `./NAME` there: programs that print argv[0] print the same text.
-            work = Path(tmp) / label
-            work.mkdir()
-            for extra in prog.data:
-                if extra.exists():
-                    (work / extra.name).symlink_to(extra)
-            exe = work / prog.name
-            cmd = ["nice", *HIRACE, "build", "--cpu", *flags, *map(str, prog.sources), "-o",
-                   str(exe), *[f"-I{i}" for i in prog.includes],
-                   *[f"-D{d}" for d in prog.suite.defines]]  # fmt: skip
-            if prog.nvcc_flags:
-                cmd.append(f"--nvcc-flags={prog.nvcc_flags}")
-            code, _, err, secs = run(cmd, 900)
-            entry[f"{label}_build_time"] = secs
-            if code != 0:
-                entry[f"{label}_build_error"] = failure(code, err, 900)
-                continue
-            if label == "inst":
-                entry["warnings"] = sum(1 for ln in err.splitlines() if ": warning" in ln)
-            report = work / f"{label}.json"
-            # A launch may take as long as the whole program may.
-            env = {**os.environ, "HIRACE_DUMP": str(report), "HIRACE_TIMEOUT": f"{prog.timeout:g}"}
-            failed = next((c for c in prog.prepare if run(
-                ["sh", "-c", c.format(dir=prog.directory)], 300, cwd=work)[0] != 0), None)
-            if failed is not None:
-                entry[f"{label}_build_error"] = f"preparing its inputs failed: {failed}"
-                continue
-            argv = [f"./{prog.name}", *prog.args]
-            code, out, err, secs = run(argv, prog.timeout, cwd=work, env=env)
-            for name in prog.compare:
-                written = work / name
-                digest = sha(written) if written.is_file() else "not written"
-                out += f"\n{name}: {digest}"
-            runs[label] = (code, out)
-            entry[f"{label}_status"] = code
-            entry[f"{label}_run_time"] = secs
-            # A launch stopped by the CPU backend's time limit: the program goes on
-            # with a sticky error, so its output proves nothing either way.
-            stopped = [ln for ln in err.splitlines() if "cudaErrorLaunchTimeout" in ln]
-            if stopped:
-                entry[f"{label}_launch_timeout"] = stopped[0][-300:]
-            if code == 124:
-                entry[f"{label}_stderr"] = f"error: timed out after {prog.timeout:.0f} s"
-            elif code != 0:
-                entry[f"{label}_stderr"] = "\n".join(err.splitlines()[-5:])[-600:]
-            if label == "inst" and report.is_file():
-                rep = json.loads(to_json(dump.load(report)))
-                races = [r for launch in rep["launches"] for r in launch["races"]]
-                entry["launches"] = len(rep["launches"])
-                entry["races"] = len(races)
-                notices: dict[str, int] = {}
-                for n in rep["notices"] + [n for lch in rep["launches"] for n in lch["notices"]]:
-                    notices[n["code"]] = notices.get(n["code"], 0) + n["count"]
-                entry["uninstrumented_launches"] = notices.get("uninstrumented-kernel", 0)
-                entry["notices"] = notices
-                entry["race_sites"] = sorted({
-                    f"{r['variable']} {r['first']['site']['line'] if r['first']['site'] else '?'}"
-                    f"/{r['second']['site']['line']}" for r in races
-                })[:10]  # fmt: skip
+            ran = build_and_run(prog, prog.sources, Path(tmp) / label, label, flags, entry)
+            if ran is not None:
+                runs[label] = ran
         entry["built"] = "inst_build_error" not in entry and "orig_build_error" not in entry
         entry["ran"] = entry["built"] and runs["inst"][0] == runs["orig"][0] != 124
         entry["equal"] = entry["ran"] and (
@@ -417,6 +459,53 @@ def file_table(entries: list[dict]) -> str:
                      sum(e.get("kernels", 0) for e in comp),
                      sum(len(e.get("warnings", [])) for e in comp), f"{secs:.0f}"))  # fmt: skip
     return markdown(head, rows)
+
+
+def check_edit(prog: Program, edit: RacyEdit, results: Results, tool: str) -> dict:
+    """A racy edit of a program: a copy of its directory with the edit applied is
+    built instrumented and run as the program is; the entry's `races` (and
+    `race_sites`) say whether hirace reported it."""
+    digest = hashlib.sha256(b"".join(sha(s).encode() for s in prog.sources)).hexdigest()[:16]
+    key = (f"edit:{prog.directory}:{prog.name}:{digest}:{tool}:{json.dumps(prog.args)}:"
+           f"{json.dumps(vars(edit), sort_keys=True)}")  # fmt: skip
+    done = results.get(key)
+    if done:
+        return done
+    entry: dict = {"key": key, "stage": "edit", "suite": prog.suite.name, "name": prog.name,
+                   "dir": str(prog.directory), "edit": vars(edit)}  # fmt: skip
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="hirace-rwe-") as tmp:
+        copy = Path(tmp) / "src"
+        shutil.copytree(prog.directory, copy, symlinks=True)
+        target = copy / edit.file
+        target.write_text(edit.apply(target.read_text(), f"{prog.name} edit"))
+        sources = [copy / s.relative_to(prog.directory) for s in prog.sources]
+        entry["ran"] = build_and_run(prog, sources, Path(tmp) / "inst", "inst", [], entry) \
+            is not None  # fmt: skip
+    entry["time"] = time.perf_counter() - start
+    results.add(entry)
+    return entry
+
+
+def edit_table(entries: list[dict]) -> str:
+    """Racy edits: whether each was reported, and where."""
+    head = ("program", "edit", "file", "ran", "races", "race sites (variable first/second line)")
+    rows = [(e["name"], e["edit"]["why"] or f"{e['edit']['find']!r} -> {e['edit']['replace']!r}",
+             e["edit"]["file"], yes(e["ran"]), e.get("races", "-"),
+             ", ".join(e.get("race_sites", [])) or why_edit(e))
+            for e in sorted(entries, key=lambda e: e["name"])]  # fmt: skip
+    reported = sum(1 for e in entries if e.get("races"))
+    rows.append(("**total**", f"{reported}/{len(entries)} reported", "", "", "", ""))
+    return markdown(head, rows)
+
+
+def why_edit(e: dict) -> str:
+    """Why an edit has no race sites: its build or run failed, or no race was found."""
+    if "inst_build_error" in e:
+        return f"build: {e['inst_build_error']}"[:160].replace("|", "\\|")
+    if "launches" not in e:
+        return f"no race report (exit {e.get('inst_status')})"
+    return "**not reported**"
 
 
 def program_table(entries: list[dict]) -> str:
@@ -570,7 +659,8 @@ def main() -> int:
                     prog_jobs.append(prog)
     file_entries: list[dict] = []
     prog_entries: list[dict] = []
-    total = len(file_jobs) + len(prog_jobs)
+    edit_entries: list[dict] = []
+    total = len(file_jobs) + len(prog_jobs) + sum(len(p.edits) for p in prog_jobs)
     count = 0
 
     def progress(what: str, ok: bool) -> None:
@@ -597,10 +687,20 @@ def main() -> int:
                 if k.startswith(f"program:{prog.directory}:{prog.name}:")
             ]
             prog_entries.extend(matches[-1:])
+            for edit in prog.edits:
+                tail = f":{json.dumps(vars(edit), sort_keys=True)}"
+                head = f"edit:{prog.directory}:{prog.name}:"
+                found = [e for k, e in results.entries.items()
+                         if k.startswith(head) and k.endswith(tail)]  # fmt: skip
+                edit_entries.extend(found[-1:])
             return
         e = check_program(prog, results, tool)
         prog_entries.append(e)
         progress(prog.name, e["equal"])
+        for edit in prog.edits:
+            d = check_edit(prog, edit, results, tool)
+            edit_entries.append(d)
+            progress(f"{prog.name} (racy edit: {edit.why or edit.find})", bool(d.get("races")))
 
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         list(pool.map(do_file, file_jobs))
@@ -610,6 +710,8 @@ def main() -> int:
         print(failures(file_entries))
     if prog_entries:
         print(program_table(prog_entries))
+    if edit_entries:
+        print(edit_table(edit_entries))
     if args.census:
         print(census(file_entries + prog_entries))
     return 0
