@@ -23,6 +23,14 @@ __global__ void spin(volatile int* flag) {
 
 __global__ void check(const int* in) { assert(in[threadIdx.x] == 0); }
 
+// Every thread writes out[0] (a race), then the launch fails: the race
+// found before the failure is still reported.
+__global__ void race_then_trap(int* out) {
+  out[0] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 5) __trap();
+}
+
 int main(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "";
   int* d;
@@ -31,6 +39,7 @@ int main(int argc, char** argv) {
   if (strcmp(what, "diverge") == 0) diverge<<<1, 32>>>(d);
   if (strcmp(what, "trap") == 0) trap<<<1, 32>>>(d);
   if (strcmp(what, "spin") == 0) spin<<<1, 1>>>(d);
+  if (strcmp(what, "race_then_trap") == 0) race_then_trap<<<1, 32>>>(d);
   if (strcmp(what, "assert") == 0) {
     cudaMemset(d + 7, 1, 1);
     check<<<1, 32>>>(d);
