@@ -234,6 +234,11 @@ class HostRecord:
     """Built with CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread)."""
     kernels_instrumented: bool
     """Whether any unit instrumented its kernels (footprints exist)."""
+    compared: bool = False
+    """Whether the runtime compared copies instead of hashing them (the CPU
+    backend, kernels not instrumented): each `hash` is then a content id, equal
+    to that of the copy a pattern compares it with exactly when their bytes are
+    (docs/profile.md)."""
 
     def of(self, *ops: str) -> list[HostEvent]:
         return [e for e in self.events if e.op in ops]
@@ -303,4 +308,5 @@ def read(doc: Mapping[str, Any]) -> HostRecord:
     events = [_event(raw, sites, doc["launches"]) for raw in host["events"]]
     kernels = any(u["kernels"] for u in doc["units"])
     return HostRecord(events, allocations, bool(host["hashing"]),
-                      bool(host["per_thread_default_stream"]), kernels)  # fmt: skip
+                      bool(host["per_thread_default_stream"]), kernels,
+                      bool(host.get("compared", False)))  # fmt: skip

@@ -261,8 +261,16 @@ def xxhash_dispatch() -> bool:
 
 def _hashing(options: BuildOptions) -> BuildOptions:
     """The options with the define and library of the XXH3 dispatcher, for an
-    instrumented program where it is available (templates/hirace_host.h.j2)."""
-    if not options.instrument or not xxhash_dispatch():
+    instrumented program where it is available, and, for one built for the
+    CPU backend with no kernel instrumented (`hirace profile`),
+    HIRACE_KERNELS_UNINSTRUMENTED: its runtime then compares copies instead of
+    hashing them (templates/hirace_host.h.j2, docs/profile.md)."""
+    if not options.instrument:
+        return options
+    if options.cpu and options.config.kernels == ():
+        options = dataclasses.replace(
+            options, defines={**options.defines, "HIRACE_KERNELS_UNINSTRUMENTED": 1})
+    if not xxhash_dispatch():
         return options
     return dataclasses.replace(options, defines={**options.defines, "HIRACE_XXH_DISPATCH": 1},
                                link_flags=(*options.link_flags, "-lxxhash"))  # fmt: skip

@@ -6,6 +6,7 @@ no multiple of a chunk, built with the default chunk and with an odd one."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 from pathlib import Path
@@ -23,7 +24,10 @@ SOURCE = Path(__file__).parent / "hostrecord" / "large_copies.cu"
 
 @pytest.mark.parametrize("chunk", [None, 1000])
 def test_streamed_hash_is_xxh3_of_the_whole_copy(tmp_path: Path, chunk: int | None) -> None:
-    defines = {} if chunk is None else {"HIRACE_HASH_CHUNK": chunk}
+    # Hashing copies (not comparing them, the CPU backend's way for `hirace profile`).
+    defines: dict[str, str | int | None] = {"HIRACE_HASH_COPIES": 1}
+    if chunk is not None:
+        defines["HIRACE_HASH_CHUNK"] = chunk
     exe = tmp_path / "large_copies"
     program.build(BuildOptions(sources=(SOURCE,), output=exe, cpu=True,
                                config=Config(kernels=()), defines=defines))  # fmt: skip
@@ -41,3 +45,31 @@ def test_streamed_hash_is_xxh3_of_the_whole_copy(tmp_path: Path, chunk: int | No
         (12345, xxhash.xxh3_64_intdigest(data[:12345])),
         (len(data) - 1, xxhash.xxh3_64_intdigest(data[:-1])),
     ]
+
+
+COMPARED = Path(__file__).parent / "hostrecord" / "large_compared.cu"
+
+
+@pytest.mark.parametrize("chunk", [None, 1000])
+def test_compared_copies_arrive_whole_and_equal_ones_share_an_id(
+    tmp_path: Path, chunk: int | None
+) -> None:
+    """Compared instead of hashed (`hirace profile`'s CPU build): a copy that
+    differs from what its place holds only in its first, a middle or its last
+    chunk arrives whole (the program checks), and copies get the same content
+    id exactly when their bytes are those of the copy before them."""
+    exe = tmp_path / "large_compared"
+    defines = {} if chunk is None else {"HIRACE_HASH_CHUNK": chunk}
+    program.build(BuildOptions(sources=(COMPARED,), output=exe, cpu=True,
+                               config=Config(kernels=()), defines=defines))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
+    env["HIRACE_DUMP"] = str(tmp_path / "dump.json")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, env=env,
+                         check=False)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    record = host_events.read(dump.read_document(tmp_path / "dump.json"))
+    assert record.compared
+    ids = [c.hash for c in record.copies if c.kind == "HostToDevice"]
+    assert None not in ids and len(ids) == 6
+    assert [a == b for a, b in itertools.pairwise(ids)] == [True, False, False, False, True]
+    assert len(set(ids)) == 4

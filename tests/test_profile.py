@@ -7,6 +7,7 @@ hand, where each rule can be told apart."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from hirace_py import dump, host_events, program
 from hirace_py.cli import main
@@ -216,29 +219,47 @@ def test_allocations_freed_before_the_next_at_the_same_site_repeat() -> None:
 
 
 HASHED_COPIES = Path(__file__).parent / "hostrecord" / "hashed_copies.cu"
+COPY_SCRIPT = Path(__file__).parent / "hostrecord" / "copy_script.cu"
+HASHING = {"HIRACE_HASH_COPIES": 1}
+"""Builds the CPU backend's runtime hashing copies (as on a GPU) instead of
+comparing them, which `hirace profile` does with kernels uninstrumented."""
 
 
-def _hashed_copies_record(where: Path, every_copy: bool) -> HostRecord:
-    """The record of tests/hostrecord/hashed_copies.cu built as `hirace profile`
-    builds it, or hashing every copy (HIRACE_HASH_EVERY_COPY)."""
-    where.mkdir()
-    exe = where / "hashed_copies"
-    program.build(program.BuildOptions(
-        sources=(HASHED_COPIES,), output=exe, cpu=True, config=Config(kernels=()),
-        defines={"HIRACE_HASH_EVERY_COPY": 1} if every_copy else {}))  # fmt: skip
+def _build(source: Path, exe: Path, defines: dict[str, str | int | None]) -> Path:
+    """`source` built as `hirace profile` builds it (kernels uninstrumented)."""
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    program.build(program.BuildOptions(sources=(source,), output=exe, cpu=True,
+                                       config=Config(kernels=()), defines=defines))  # fmt: skip
+    return exe
+
+
+def _record(exe: Path, *args: str) -> HostRecord:
+    """The host record of a run of `exe` (its dump beside it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIRACE_")}
-    env["HIRACE_DUMP"] = str(where / "dump.json")
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, env=env,
-                         check=False)  # fmt: skip
+    env["HIRACE_DUMP"] = str(exe.parent / "dump.json")
+    run = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=120,
+                         env=env, check=False)  # fmt: skip
     assert run.returncode == 0, run.stderr
-    return host_events.read(dump.read_document(where / "dump.json"))
+    return host_events.read(dump.read_document(exe.parent / "dump.json"))
+
+
+def _hashed_copies_record(where: Path, defines: dict[str, str | int | None]) -> HostRecord:
+    """The record of tests/hostrecord/hashed_copies.cu built with `defines`."""
+    return _record(_build(HASHED_COPIES, where / "hashed_copies", defines))
+
+
+def _findings(record: HostRecord) -> list[tuple[str, int, int, int]]:
+    profile = analyse(record, "cpu")
+    assert profile.unhashed == 0
+    return [(f.pattern, f.site.line if f.site else 0, f.count, f.bytes)
+            for f in profile.findings]  # fmt: skip
 
 
 def test_only_copies_a_pattern_can_compare_are_hashed_and_no_finding_is_lost(tmp_path: Path):
     marks = [m.group(1) == "yes" for line in HASHED_COPIES.read_text().splitlines()
              if (m := re.search(r"//\s*hash:\s*(yes|no)$", line))]  # fmt: skip
-    chosen = _hashed_copies_record(tmp_path / "chosen", every_copy=False)
-    every = _hashed_copies_record(tmp_path / "every", every_copy=True)
+    chosen = _hashed_copies_record(tmp_path / "chosen", HASHING)
+    every = _hashed_copies_record(tmp_path / "every", {"HIRACE_HASH_EVERY_COPY": 1})
     assert [c.hash is not None for c in chosen.copies] == marks
     assert [c.hash_unused for c in chosen.copies] == [not m for m in marks]
     assert all(c.hash is not None and not c.hash_unused for c in every.copies)
@@ -247,11 +268,111 @@ def test_only_copies_a_pattern_can_compare_are_hashed_and_no_finding_is_lost(tmp
     assert [c.hash for c in chosen.copies if c.hash is not None] == \
         [c.hash for c, m in zip(every.copies, marks, strict=True) if m]  # fmt: skip
 
-    def found(record: HostRecord) -> list[tuple[str, int, int, int]]:
-        profile = analyse(record, "cpu")
-        assert profile.unhashed == 0
-        return [(f.pattern, f.site.line if f.site else 0, f.count, f.bytes)
-                for f in profile.findings]  # fmt: skip
+    assert _findings(chosen) == _findings(every)
+    assert {"round-trip", "duplicate-transfer"} <= {p for p, *_ in _findings(chosen)}
+    # Compared instead of hashed: the same copies carry a content id, and the
+    # same things are found.
+    compared = _hashed_copies_record(tmp_path / "compared", {})
+    assert compared.compared and not chosen.compared
+    assert [c.hash is not None for c in compared.copies] == marks
+    assert _findings(compared) == _findings(chosen)
 
-    assert found(chosen) == found(every)
-    assert {"round-trip", "duplicate-transfer"} <= {p for p, *_ in found(chosen)}
+
+# ---------------------------------------------------------------------------
+# Compared copies against hashed copies (templates/hirace_host.h.j2,
+# HIRACE_COMPARE): the same findings, after every event.
+
+_DEV = st.integers(0, 2)  # a, b, managed
+_HOST = st.integers(0, 2)  # h0, h1, pinned
+_OFF = st.sampled_from([0, 64])
+_BYTE = st.integers(0, 1)
+
+
+@st.composite
+def _scripts(draw: st.DrawFn) -> list[tuple[int, ...]]:
+    """Scripts of tests/hostrecord/copy_script.cu: operations on one or two
+    device places and host addresses, so that copies meet the places and host
+    addresses of earlier ones."""
+    places = draw(st.lists(st.tuples(_DEV, _OFF, st.sampled_from([64, 128])), min_size=1,
+                           max_size=2))  # fmt: skip
+    hosts = draw(st.lists(st.tuples(_HOST, _OFF), min_size=1, max_size=2))
+    script = []
+    for _ in range(draw(st.integers(0, 24))):
+        code = draw(st.integers(0, 12))
+        x, off, n = draw(st.sampled_from(places))
+        y, hoff = draw(st.sampled_from(hosts))
+        if code == 4:  # device to device: from another place
+            y, hoff, _ = draw(st.sampled_from(places))
+        elif code in (5, 7):  # memset, a kernel writing: the value
+            y, hoff = draw(_BYTE), 0
+        elif code == 6:  # host code writes host memory, or managed memory (3)
+            x, y, n = draw(_BYTE), draw(st.sampled_from([y, 3])), draw(st.sampled_from([1, 8]))
+        elif code == 8:  # a kernel reads
+            off = y = hoff = n = 0
+        elif code == 9:  # a kernel writes the __device__ variable
+            off, y, hoff, n = draw(st.sampled_from([0, 64, 200])), draw(_BYTE), 0, 0
+        elif code in (10, 11):  # two rows: the device pitch, the width
+            hoff, n = draw(st.sampled_from([64, 128])), draw(st.sampled_from([32, 64]))
+        script.append((2 * code + draw(st.integers(0, 1)), x, off, y, hoff, n))
+    return script
+
+
+@pytest.fixture(scope="module")
+def script_programs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """tests/hostrecord/copy_script.cu built comparing copies and hashing them."""
+    where = tmp_path_factory.mktemp("script")
+    return (_build(COPY_SCRIPT, where / "compared" / "copy_script", {}),
+            _build(COPY_SCRIPT, where / "hashed" / "copy_script", HASHING))  # fmt: skip
+
+
+def _each_prefix(record: HostRecord) -> list[list[tuple[str, int, int, int]]]:
+    """The findings after each event: where both runs agree on every prefix,
+    they agree on each copy."""
+    out = []
+    for k in range(1, len(record.events) + 1):
+        prefix = dataclasses.replace(record, events=record.events[:k])
+        out.append(_findings(prefix))
+    return out
+
+
+@settings(max_examples=500, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(script=_scripts())
+# A duplicate; a round trip after a kernel wrote the bytes they held; the
+# __device__ variable copied to, changed by a kernel no argument of which
+# points to it, copied back and to it again: no round trip, no duplicate.
+@example(script=[(0, 0, 0, 0, 0, 64), (1, 0, 0, 0, 0, 64), (14, 0, 0, 0, 0, 64),
+                 (2, 0, 0, 0, 0, 64), (4, 0, 0, 0, 0, 64), (18, 0, 0, 1, 0, 0),
+                 (6, 0, 0, 0, 0, 64), (4, 0, 0, 0, 0, 64)])  # fmt: skip
+# A kernel changes what was sent: no round trip.
+@example(script=[(0, 0, 0, 0, 0, 64), (14, 0, 0, 1, 0, 64), (2, 0, 0, 0, 0, 64)])
+# Host code changes managed memory: the same bytes sent again are a duplicate.
+@example(script=[(0, 2, 0, 0, 0, 64), (12, 1, 0, 3, 0, 8), (0, 2, 0, 0, 0, 64)])
+# A memset over part of what was sent: no round trip.
+@example(script=[(0, 0, 64, 0, 0, 128), (10, 0, 0, 1, 0, 128), (2, 0, 64, 0, 0, 128)])
+def test_compared_copies_find_what_hashed_copies_find(
+    script_programs: tuple[Path, Path], script: list[tuple[int, ...]]
+) -> None:
+    compared, hashed = script_programs
+    runs = []
+    for exe in (compared, hashed):
+        text = "".join(" ".join(map(str, op)) + "\n" for op in script)
+        (exe.parent / "script.txt").write_text(text)
+        runs.append(_record(exe, str(exe.parent / "script.txt")))
+    by_comparing, by_hashing = runs
+    assert by_comparing.compared and not by_hashing.compared
+    assert [e.op for e in by_comparing.events] == [e.op for e in by_hashing.events]
+    assert [c.hash is None for c in by_comparing.copies] == \
+        [c.hash is None for c in by_hashing.copies]  # fmt: skip
+    assert _each_prefix(by_comparing) == _each_prefix(by_hashing)
+
+
+BENCH = REPO / "bench" / "profile"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in BENCH.glob("*.cu")))
+def test_benchmark_programs_find_the_same_compared_and_hashed(name: str, tmp_path: Path):
+    records = [_record(_build(BENCH / f"{name}.cu", tmp_path / how / name, defines), "2")
+               for how, defines in (("compared", {}), ("hashed", HASHING))]  # fmt: skip
+    assert records[0].compared and not records[1].compared
+    assert _findings(records[0]) == _findings(records[1])
