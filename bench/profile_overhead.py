@@ -1,19 +1,22 @@
 """Overhead of the transfer profile: profiled vs unprofiled program, side by side.
 
 Each program of bench/profile/ (transfer-, call- and allocation-heavy, written
-for this benchmark) is built three times for the CPU backend: as it is
+for this benchmark) is built four times for the CPU backend: as it is
 (`hirace build --no-instrument`), for the profile (`--profile`: host calls
-recorded with content hashes, kernels not instrumented), and for the profile
-without its hashes (`-D HIRACE_NO_HASHING`: what the record costs apart from
-hashing every byte copied). The three run in turn, `--repeat` times each, in
-one process of this script; the table gives the median CPU and wall times of
-whole runs (the profiled ones writing their dump), the ratios to the plain
-run, and the geometric means of the ratios. With `--callgrind` (valgrind
-installed), each also runs once under callgrind with `--callgrind-steps`,
-counting every instruction the process executes: a ratio the load of a shared
-machine does not move. The time Python then takes to read the dump and
-analyse it (`hirace report --profile`) is shown apart: it is not part of the
-program's run.
+recorded, the copies a pattern compares compared byte for byte, kernels not
+instrumented), for the profile hashing those copies instead
+(`-D HIRACE_HASH_COPIES`: the profile before copies were compared, and what
+a GPU build does), and for the profile without hashes or comparisons
+(`-D HIRACE_NO_HASHING`: what the record costs alone). The four run in
+turn, `--repeat` times each, in one process of this script; the table gives
+the median CPU and wall times of whole runs (the profiled ones writing their
+dump), the ratios to the plain run, and the geometric means of the ratios.
+`same` says whether the hashing and the comparing profiles found the same.
+With `--callgrind` (valgrind installed), each also runs once under callgrind
+with `--callgrind-steps`, counting every instruction the process executes: a
+ratio the load of a shared machine does not move. The time Python then takes
+to read the profiled dump and analyse it (`hirace report --profile`) is shown
+apart: it is not part of the program's run.
 
 Target (issue 17): geometric mean <= 1.05x with kernels uninstrumented.
 Run: python bench/profile_overhead.py [--repeat 5] [--steps 20] [--callgrind]
@@ -76,7 +79,9 @@ def instructions(exe: Path, steps: int, dump_path: Path | None, scratch: Path) -
     return int(m.group(1))
 
 
-BUILDS = ("plain", "unhashed", "profiled")
+BUILDS = ("plain", "unhashed", "hashed", "profiled")
+DEFINES: dict[str, dict[str, str | int | None]] = {
+    "unhashed": {"HIRACE_NO_HASHING": 1}, "hashed": {"HIRACE_HASH_COPIES": 1}, "profiled": {}}
 
 
 def run_options(parser: argparse.ArgumentParser, repeat: int) -> argparse.Namespace:
@@ -93,6 +98,13 @@ def run_options(parser: argparse.ArgumentParser, repeat: int) -> argparse.Namesp
     return opts
 
 
+def _found(dump_path: Path) -> list[tuple[str, str, int, int]]:
+    report = dump.load(dump_path, profile=True)
+    assert report.profile is not None
+    return [(f.pattern, f.site.where() if f.site else "", f.count, f.bytes)
+            for f in report.profile.findings]  # fmt: skip
+
+
 def main() -> None:
     opts = run_options(argparse.ArgumentParser(description=__doc__.splitlines()[0]), repeat=5)
     rows = []
@@ -102,50 +114,55 @@ def main() -> None:
             exe = {b: scratch / f"{source.stem}-{b}" for b in BUILDS}
             build(BuildOptions(sources=(source,), output=exe["plain"], cpu=True,
                                instrument=False))  # fmt: skip
-            build(BuildOptions(sources=(source,), output=exe["unhashed"], cpu=True,
-                               config=Config(kernels=()),
-                               defines={"HIRACE_NO_HASHING": 1}))  # fmt: skip
-            build(BuildOptions(sources=(source,), output=exe["profiled"], cpu=True,
-                               config=Config(kernels=())))  # fmt: skip
-            dump_path = scratch / f"{source.stem}.json"
-            dumps = {"plain": None, "unhashed": dump_path, "profiled": dump_path}
+            for b, defines in DEFINES.items():
+                build(BuildOptions(sources=(source,), output=exe[b], cpu=True,
+                                   config=Config(kernels=()), defines=defines))  # fmt: skip
+            dumps = {b: None if b == "plain" else scratch / f"{source.stem}-{b}.json"
+                     for b in BUILDS}  # fmt: skip
             runs: dict[str, list[tuple[float, float]]] = {b: [] for b in BUILDS}
             for b in BUILDS:
                 run_once(exe[b], 1, dumps[b])  # warm the page cache
             for _ in range(opts.repeat):
                 for b in BUILDS:
                     runs[b].append(run_once(exe[b], opts.steps, dumps[b]))
+            profiled = dumps["profiled"]
+            assert profiled is not None and dumps["hashed"] is not None
             start = time.perf_counter()
-            report = dump.load(dump_path, profile=True)
+            report = dump.load(profiled, profile=True)
             analyse = time.perf_counter() - start
             assert report.profile is not None
+            same = _found(profiled) == _found(dumps["hashed"])
             medians = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
                        for k, v in runs.items()}  # fmt: skip
             counts = None
             if opts.callgrind:
                 counts = (
                     instructions(exe["plain"], opts.callgrind_steps, None, scratch),
-                    instructions(exe["profiled"], opts.callgrind_steps, dump_path, scratch),
+                    instructions(exe["profiled"], opts.callgrind_steps, profiled, scratch),
                 )
             rows.append((source.stem, medians, report.profile.transfers,
-                         len(report.profile.findings), analyse, counts))  # fmt: skip
+                         len(report.profile.findings), same, analyse, counts))  # fmt: skip
     print(f"profile overhead, CPU backend, median of {opts.repeat} runs of {opts.steps} steps;")
-    print("ratios to the plain run: unhashed = recorded without hashes, profiled = `hirace "
-          "profile`")  # fmt: skip
-    header = (f"{'program':15} {'cpu plain':>9} {'unhashed':>8} {'profiled':>8} "
-              f"{'wall plain':>10} {'unhashed':>8} {'profiled':>8} {'transfers':>9} {'found':>5} "
-              f"{'analyse':>8}")  # fmt: skip
+    print("ratios to the plain run: unhashed = recorded without hashes or comparisons, "
+          "hashed = copies hashed, profiled = `hirace profile` (copies compared)")  # fmt: skip
+    shown = BUILDS[1:]
+    header = (f"{'program':15} {'cpu plain':>9} " + " ".join(f"{b:>8}" for b in shown)
+              + f" {'wall plain':>10} " + " ".join(f"{b:>8}" for b in shown)
+              + f" {'transfers':>9} {'found':>5} {'same':>4} {'analyse':>8}")  # fmt: skip
     if opts.callgrind:
         header += f" {'instr ratio':>11}"
     print(header)
     ratios: dict[str, list[float]] = {}
-    for name, m, transfers, findings, analyse, counts in rows:
-        (w0, c0), (wu, cu), (w1, c1) = m["plain"], m["unhashed"], m["profiled"]
-        for what, r in (("cpu, unhashed", cu / c0), ("cpu, profiled", c1 / c0),
-                        ("wall, unhashed", wu / w0), ("wall, profiled", w1 / w0)):  # fmt: skip
-            ratios.setdefault(what, []).append(r)
-        line = (f"{name:15} {c0:8.3f}s {cu / c0:7.3f}x {c1 / c0:7.3f}x {w0:9.3f}s {wu / w0:7.3f}x "
-                f"{w1 / w0:7.3f}x {transfers:9d} {findings:5d} {analyse:7.3f}s")  # fmt: skip
+    for name, m, transfers, findings, same, analyse, counts in rows:
+        w0, c0 = m["plain"]
+        for b in shown:
+            ratios.setdefault(f"cpu, {b}", []).append(m[b][1] / c0)
+        for b in shown:
+            ratios.setdefault(f"wall, {b}", []).append(m[b][0] / w0)
+        line = (f"{name:15} {c0:8.3f}s " + " ".join(f"{m[b][1] / c0:7.3f}x" for b in shown)
+                + f" {w0:9.3f}s " + " ".join(f"{m[b][0] / w0:7.3f}x" for b in shown)
+                + f" {transfers:9d} {findings:5d} {'yes' if same else 'NO':>4}"
+                + f" {analyse:7.3f}s")  # fmt: skip
         if counts is not None:
             ratios.setdefault("instructions, profiled", []).append(counts[1] / counts[0])
             line += f" {counts[1] / counts[0]:10.3f}x"
@@ -153,6 +170,8 @@ def main() -> None:
     for what, values in ratios.items():
         geo = math.exp(statistics.fmean(math.log(r) for r in values))
         print(f"geometric mean of {what} ratios: {geo:.3f}x (target <= 1.05x)")
+    if not all(same for *_, same, _, _ in rows):
+        sys.exit("the hashing and the comparing profiles found different things")
 
 
 if __name__ == "__main__":
