@@ -12,9 +12,10 @@ turn, `--repeat` times each, in one process of this script; the table gives
 the median CPU and wall times of whole runs (the profiled ones writing their
 dump), the ratios to the plain run, and the geometric means of the ratios.
 `same` says whether the hashing and the comparing profiles found the same.
-With `--callgrind` (valgrind installed), each also runs once under callgrind
-with `--callgrind-steps`, counting every instruction the process executes: a
-ratio the load of a shared machine does not move. The time Python then takes
+With `--callgrind` (valgrind installed), each build also runs once under
+callgrind with `--callgrind-steps`, counting every instruction the process
+executes: a ratio the load of a shared machine does not move (but that counts
+each byte `rep movsb` moves as an instruction, and no system time). The time Python then takes
 to read the profiled dump and analyse it (`hirace report --profile`) is shown
 apart: it is not part of the program's run.
 
@@ -136,10 +137,8 @@ def main() -> None:
                        for k, v in runs.items()}  # fmt: skip
             counts = None
             if opts.callgrind:
-                counts = (
-                    instructions(exe["plain"], opts.callgrind_steps, None, scratch),
-                    instructions(exe["profiled"], opts.callgrind_steps, profiled, scratch),
-                )
+                counts = {b: instructions(exe[b], opts.callgrind_steps, dumps[b], scratch)
+                          for b in BUILDS}  # fmt: skip
             rows.append((source.stem, medians, report.profile.transfers,
                          len(report.profile.findings), same, analyse, counts))  # fmt: skip
     print(f"profile overhead, CPU backend, median of {opts.repeat} runs of {opts.steps} steps;")
@@ -150,7 +149,7 @@ def main() -> None:
               + f" {'wall plain':>10} " + " ".join(f"{b:>8}" for b in shown)
               + f" {'transfers':>9} {'found':>5} {'same':>4} {'analyse':>8}")  # fmt: skip
     if opts.callgrind:
-        header += f" {'instr ratio':>11}"
+        header += " instr " + " ".join(f"{b:>8}" for b in shown)
     print(header)
     ratios: dict[str, list[float]] = {}
     for name, m, transfers, findings, same, analyse, counts in rows:
@@ -164,8 +163,9 @@ def main() -> None:
                 + f" {transfers:9d} {findings:5d} {'yes' if same else 'NO':>4}"
                 + f" {analyse:7.3f}s")  # fmt: skip
         if counts is not None:
-            ratios.setdefault("instructions, profiled", []).append(counts[1] / counts[0])
-            line += f" {counts[1] / counts[0]:10.3f}x"
+            for b in shown:
+                ratios.setdefault(f"instructions, {b}", []).append(counts[b] / counts["plain"])
+            line += "       " + " ".join(f"{counts[b] / counts['plain']:7.3f}x" for b in shown)
         print(line)
     for what, values in ratios.items():
         geo = math.exp(statistics.fmean(math.log(r) for r in values))

@@ -174,10 +174,10 @@ class HostEvent:
 class Copy(HostEvent):
     """A memcpy or memcpy2d: `dst`, `src` (Places), `bytes` copied, `kind`
     (cudaMemcpyKind's name), `stream` (None: a blocking call on the default
-    stream), `hash` (XXH3-64 of the bytes copied, None where they could not
-    be hashed in place or where no pattern of the transfer profile could
-    compare the hash: then `hash_unused`), `symbol` (the __device__ variable,
-    for symbol copies)."""
+    stream), `hash` (XXH3-64 of the bytes copied, or, where the record says
+    `compared`, a content id; None where they could not be hashed in place or
+    where no pattern of the transfer profile could compare the hash: then
+    `hash_unused`), `symbol` (the __device__ variable, for symbol copies)."""
 
     dst: Place = Place(0, None, 0)
     src: Place = Place(0, None, 0)
