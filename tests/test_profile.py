@@ -284,7 +284,7 @@ def test_only_copies_a_pattern_can_compare_are_hashed_and_no_finding_is_lost(tmp
 
 _DEV = st.integers(0, 2)  # a, b, managed
 _HOST = st.integers(0, 2)  # h0, h1, pinned
-_OFF = st.sampled_from([0, 64])
+_OFF = st.sampled_from([0, 512])
 _BYTE = st.integers(0, 1)
 
 
@@ -293,7 +293,7 @@ def _scripts(draw: st.DrawFn) -> list[tuple[int, ...]]:
     """Scripts of tests/hostrecord/copy_script.cu: operations on one or two
     device places and host addresses, so that copies meet the places and host
     addresses of earlier ones."""
-    places = draw(st.lists(st.tuples(_DEV, _OFF, st.sampled_from([64, 128])), min_size=1,
+    places = draw(st.lists(st.tuples(_DEV, _OFF, st.sampled_from([64, 1024])), min_size=1,
                            max_size=2))  # fmt: skip
     hosts = draw(st.lists(st.tuples(_HOST, _OFF), min_size=1, max_size=2))
     script = []
@@ -310,9 +310,9 @@ def _scripts(draw: st.DrawFn) -> list[tuple[int, ...]]:
         elif code == 8:  # a kernel reads
             off = y = hoff = n = 0
         elif code == 9:  # a kernel writes the __device__ variable
-            off, y, hoff, n = draw(st.sampled_from([0, 64, 200])), draw(_BYTE), 0, 0
+            off, y, hoff, n = draw(st.sampled_from([0, 512, 1500])), draw(_BYTE), 0, 0
         elif code in (10, 11):  # two rows: the device pitch, the width
-            hoff, n = draw(st.sampled_from([64, 128])), draw(st.sampled_from([32, 64]))
+            hoff, n = draw(st.sampled_from([1024, 2048])), draw(st.sampled_from([32, 512]))
         script.append((2 * code + draw(st.integers(0, 1)), x, off, y, hoff, n))
     return script
 
@@ -341,15 +341,16 @@ def _each_prefix(record: HostRecord) -> list[list[tuple[str, int, int, int]]]:
 # A duplicate; a round trip after a kernel wrote the bytes they held; the
 # __device__ variable copied to, changed by a kernel no argument of which
 # points to it, copied back and to it again: no round trip, no duplicate.
-@example(script=[(0, 0, 0, 0, 0, 64), (1, 0, 0, 0, 0, 64), (14, 0, 0, 0, 0, 64),
-                 (2, 0, 0, 0, 0, 64), (4, 0, 0, 0, 0, 64), (18, 0, 0, 1, 0, 0),
-                 (6, 0, 0, 0, 0, 64), (4, 0, 0, 0, 0, 64)])  # fmt: skip
-# A kernel changes what was sent: no round trip.
-@example(script=[(0, 0, 0, 0, 0, 64), (14, 0, 0, 1, 0, 64), (2, 0, 0, 0, 0, 64)])
+@example(script=[(0, 0, 0, 0, 0, 1024), (1, 0, 0, 0, 0, 1024), (14, 0, 0, 0, 0, 1024),
+                 (2, 0, 0, 0, 0, 1024), (4, 0, 0, 0, 0, 1024), (18, 0, 0, 1, 0, 0),
+                 (6, 0, 0, 0, 0, 1024), (4, 0, 0, 0, 0, 1024)])  # fmt: skip
+# A kernel changes what was sent, in its first bytes or past them: no round trip.
+@example(script=[(0, 0, 0, 0, 0, 1024), (14, 0, 0, 1, 0, 64), (2, 0, 0, 0, 0, 1024)])
+@example(script=[(0, 0, 0, 0, 0, 1024), (14, 0, 512, 1, 0, 64), (2, 0, 0, 0, 0, 1024)])
 # Host code changes managed memory: the same bytes sent again are a duplicate.
-@example(script=[(0, 2, 0, 0, 0, 64), (12, 1, 0, 3, 0, 8), (0, 2, 0, 0, 0, 64)])
+@example(script=[(0, 2, 0, 0, 0, 1024), (12, 1, 0, 3, 0, 8), (0, 2, 0, 0, 0, 1024)])
 # A memset over part of what was sent: no round trip.
-@example(script=[(0, 0, 64, 0, 0, 128), (10, 0, 0, 1, 0, 128), (2, 0, 64, 0, 0, 128)])
+@example(script=[(0, 0, 512, 0, 0, 1024), (10, 0, 0, 1, 0, 1024), (2, 0, 512, 0, 0, 1024)])
 def test_compared_copies_find_what_hashed_copies_find(
     script_programs: tuple[Path, Path], script: list[tuple[int, ...]]
 ) -> None:

@@ -3,11 +3,12 @@
 // scripts with Hypothesis and checks that the transfer profile finds the same
 // when the runtime compares copies as when it hashes them. Every operation
 // has two call sites (the first integer's low bit picks one), so that
-// findings at different steps are told apart.
+// findings at different steps are told apart. Copies of 64 bytes are hashed
+// even where copies are compared (kHashedBytes), larger ones compared.
 #include <cstdio>
 #include <cstring>
 
-__device__ unsigned char symbol[256];
+__device__ unsigned char symbol[2048];
 
 __global__ void fill(unsigned char* p, int lo, int hi, int value) {
   for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) p[i] = (unsigned char)value;
@@ -32,20 +33,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   unsigned char *a, *b, *managed, *pinned;
-  static unsigned char h0[512], h1[512];
-  cudaMalloc(&a, 512);
-  cudaMalloc(&b, 512);
-  cudaMallocManaged(&managed, 512);
-  cudaMallocHost(&pinned, 512);
-  cudaMemset(a, 0, 512);
-  cudaMemset(b, 0, 512);
-  cudaMemset(managed, 0, 512);
+  static unsigned char h0[4096], h1[4096];
+  cudaMalloc(&a, 4096);
+  cudaMalloc(&b, 4096);
+  cudaMallocManaged(&managed, 4096);
+  cudaMallocHost(&pinned, 4096);
+  cudaMemset(a, 0, 4096);
+  cudaMemset(b, 0, 4096);
+  cudaMemset(managed, 0, 4096);
   // Blocks of 64 bytes told apart (h0), alike two by two (h1), all alike (pinned).
-  for (int i = 0; i < 512; ++i) {
+  for (int i = 0; i < 4096; ++i) {
     h0[i] = (unsigned char)(i / 64);
     h1[i] = (unsigned char)(i / 64 % 2);
   }
-  std::memset(pinned, 0, 512);
+  std::memset(pinned, 0, 4096);
   unsigned char* dev[] = {a, b, managed};
   unsigned char* host[] = {h0, h1, pinned, managed};  // host code may write managed memory
   int op, x, off, y, hoff, n;
@@ -99,24 +100,24 @@ int main(int argc, char** argv) {
         break;
       case 8:  // a kernel reads dev[x]
         if (first)
-          look<<<1, 32>>>(dev[x], 512);
+          look<<<1, 32>>>(dev[x], 4096);
         else
-          look<<<1, 32>>>(dev[x], 512);
+          look<<<1, 32>>>(dev[x], 4096);
         break;
       case 9:  // a kernel writes symbol[off] with y
         poke<<<1, 1>>>(off, y);
         break;
-      case 10:  // two rows of n bytes: dev[x] + off (pitch hoff) <- host[y] (pitch 128)
+      case 10:  // two rows of n bytes: dev[x] + off (pitch hoff) <- host[y] (pitch 1024)
         if (first)
-          cudaMemcpy2D(dev[x] + off, hoff, host[y], 128, n, 2, cudaMemcpyHostToDevice);
+          cudaMemcpy2D(dev[x] + off, hoff, host[y], 1024, n, 2, cudaMemcpyHostToDevice);
         else
-          cudaMemcpy2D(dev[x] + off, hoff, host[y], 128, n, 2, cudaMemcpyHostToDevice);
+          cudaMemcpy2D(dev[x] + off, hoff, host[y], 1024, n, 2, cudaMemcpyHostToDevice);
         break;
-      case 11:  // two rows of n bytes: host[y] (pitch 128) <- dev[x] + off (pitch hoff)
+      case 11:  // two rows of n bytes: host[y] (pitch 1024) <- dev[x] + off (pitch hoff)
         if (first)
-          cudaMemcpy2D(host[y], 128, dev[x] + off, hoff, n, 2, cudaMemcpyDeviceToHost);
+          cudaMemcpy2D(host[y], 1024, dev[x] + off, hoff, n, 2, cudaMemcpyDeviceToHost);
         else
-          cudaMemcpy2D(host[y], 128, dev[x] + off, hoff, n, 2, cudaMemcpyDeviceToHost);
+          cudaMemcpy2D(host[y], 1024, dev[x] + off, hoff, n, 2, cudaMemcpyDeviceToHost);
         break;
       case 12:  // as 0 and 1, the direction found from the pointers
         if (first)
