@@ -920,22 +920,6 @@ begin
   error "next_state: bad state";
 end;
 
--- The entries of hirace_py.fsm.SOUND_ONLY: a block-scope atomic after
--- device-scope atomics of two or more blocks (docs/fsm.md), where the table
--- may decide RACE though the history has none.
-function sound_only(s: fsm_t; a: action_t; y: sync_t; r: rel_t): boolean;
-begin
-  return (s = MB_G & (a * 4 + y) * 4 + r = 32)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 33)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 34)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 36)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 37)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 38)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 40)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 41)
-       | (s = MB_G & (a * 4 + y) * 4 + r = 42);
-end;
-
 -- Can the device's clock comparison give sync y for an access whose
 -- relation to the last accessor is r? bc is compared exactly when the two
 -- share a block (all threads of a block pass the same block barriers), wc
@@ -957,6 +941,22 @@ begin
     return y != SYNC_B;
   endif;
   return true;
+end;
+
+-- The entries of hirace_py.fsm.SOUND_ONLY: a block-scope atomic after
+-- device-scope atomics of two or more blocks (docs/fsm.md), where the table
+-- may decide RACE though the history has none.
+function sound_only(s: fsm_t; a: action_t; y: sync_t; r: rel_t): boolean;
+begin
+  return (s = MB_G & (a * 4 + y) * 4 + r = 32)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 33)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 34)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 36)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 37)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 38)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 40)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 41)
+       | (s = MB_G & (a * 4 + y) * 4 + r = 42);
 end;
 
 -- The syncs worth trying for an access of kind a by t: the possible ones,

@@ -46,25 +46,12 @@ def _label(entries: list[tuple[Action, Sync, Rel]]) -> str:
     return "; ".join(parts)
 
 
-def render(
-    grid: Grid = DEFAULT_GRID,
-    table: np.ndarray = FLAT_TRANSITIONS,
-    table_name: str = REAL_TABLE_NAME,
-    max_loads: int = DEFAULT_MAX_LOADS,
-    sort_threads: bool = True,
-) -> str:
-    """The Murphi model for `grid` checking the flat transition `table`.
-
-    `table` is indexed as `hirace_py.fsm.flat_index` and holds state indices
-    into `hirace_py.fsm.STATES`; `table_name` only appears in comments.
-    `sort_threads` renames warps within blocks and lanes within warps after
-    every rule (murphi/README.md, "Symmetry"): far fewer states, but the
-    rules of a counterexample then name threads as the renamed state does;
-    without it threads keep their names along a trace.
-    """
+def table_rows(table: np.ndarray) -> list[dict[str, object]]:
+    """Per state of `table` (flat, as `hirace_py.fsm.flat_index`), its entries grouped
+    by next state, as templates/fsm_table.m.j2 renders them. Raises ValueError
+    when `table` does not have the real table's size."""
     if table.shape != FLAT_TRANSITIONS.shape:
         raise ValueError(f"table has {table.size} entries, expected {FLAT_TRANSITIONS.size}")
-    env = environment()
     rows = []
     for s, name in enumerate(STATES):
         groups: dict[int, list[tuple[Action, Sync, Rel]]] = {}
@@ -86,6 +73,27 @@ def render(
                 ],
             }
         )
+    return rows
+
+
+def render(
+    grid: Grid = DEFAULT_GRID,
+    table: np.ndarray = FLAT_TRANSITIONS,
+    table_name: str = REAL_TABLE_NAME,
+    max_loads: int = DEFAULT_MAX_LOADS,
+    sort_threads: bool = True,
+) -> str:
+    """The Murphi model for `grid` checking the flat transition `table`.
+
+    `table` is indexed as `hirace_py.fsm.flat_index` and holds state indices
+    into `hirace_py.fsm.STATES`; `table_name` only appears in comments.
+    `sort_threads` renames warps within blocks and lanes within warps after
+    every rule (murphi/README.md, "Symmetry"): far fewer states, but the
+    rules of a counterexample then name threads as the renamed state does;
+    without it threads keep their names along a trace.
+    """
+    rows = table_rows(table)
+    env = environment()
     actions = [
         {"name": a.name, "const": f"ACT_{a.name}", "value": int(a), "load": a in LOADS}
         for a in MODELLED_ACTIONS
