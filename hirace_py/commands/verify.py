@@ -11,15 +11,20 @@ import argparse
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
+from hirace_py import oracle
 from hirace_py.errors import ExitCode, HiraceError, ToolFailure
 from hirace_py.fsm import FLAT_TRANSITIONS, N_STATES
-from hirace_py.murphi import check, counterexample, model
+from hirace_py.murphi import check, counterexample, messages, model, rumur
 from hirace_py.murphi.table import load_csv
-from hirace_py.trace import Grid
+from hirace_py.trace import BSYNC, Grid, parse
+
+_T = TypeVar("_T")
 
 INVARIANTS = {
     "soundness": "the FSM is in RACE but the history has no race",
@@ -63,6 +68,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument(
+        "--messages",
+        action="store_true",
+        help=(
+            "check the runtime's message passing instead (fences, release and acquire "
+            "atomics on a flag; default grids "
+            f"{', '.join(str(g) for g in messages.DEFAULT_GRIDS)}; "
+            'docs/fsm.md, "Murphi model of message passing")'
+        ),
+    )
+    p.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep the model, verifier and its output in DIR"
     )
     p.add_argument(
@@ -95,6 +110,28 @@ def _loads(text: str) -> int:
     return n
 
 
+def _time_left(args: argparse.Namespace, end: float) -> float:
+    left = end - time.monotonic()
+    if left <= 0:
+        raise ToolFailure(
+            f"the check did not finish within --timeout {args.timeout:g} s; "
+            "raise --timeout or check a smaller --grid"
+        )
+    return left
+
+
+def _in_workdir(keep: Path | None, run: Callable[[Path], _T]) -> _T:
+    """`run` in `keep` (made if missing) or in a temporary directory."""
+    if keep is not None:
+        try:
+            keep.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HiraceError(f"--keep {keep}: {exc.strerror}") from None
+        return run(keep)
+    with tempfile.TemporaryDirectory(prefix="hirace-verify-") as work:
+        return run(Path(work))
+
+
 def _check(
     args: argparse.Namespace,
     grid: Grid,
@@ -104,24 +141,59 @@ def _check(
     end: float,
 ) -> check.Checked:
     """Check one grid in `keep` (or a temporary directory) with the time left until `end`."""
-    left = end - time.monotonic()
-    if left <= 0:
-        raise ToolFailure(
-            f"the check did not finish within --timeout {args.timeout:g} s; "
-            "raise --timeout or check a smaller --grid"
-        )
+    left = _time_left(args, end)
 
     def in_dir(work: Path) -> check.Checked:
         return check.check_table(grid, table, name, args.loads, work, left, args.timeout)
 
-    if keep is not None:
-        try:
-            keep.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise HiraceError(f"--keep {keep}: {exc.strerror}") from None
-        return in_dir(keep)
-    with tempfile.TemporaryDirectory(prefix="hirace-verify-") as work:
-        return in_dir(Path(work))
+    return _in_workdir(keep, in_dir)
+
+
+def _verify_messages(
+    args: argparse.Namespace,
+    grid: Grid,
+    keep: Path | None,
+    table: np.ndarray,
+    name: str,
+    end: float,
+) -> int:
+    """Check the message-passing model on one grid and print the outcome; the exit code.
+
+    A counterexample is printed in trace syntax with the oracle's verdict
+    after each access of @d (the runtime's side has no Python replay).
+    """
+    print(
+        f"model: message passing, grid {grid} (blocks x warps x lanes), up to "
+        f"{messages.DEFAULT_MAX_DATA} accesses of @{messages.DATA} and "
+        f"{messages.DEFAULT_MAX_FLAG_OPS} atomics on @{messages.FLAG} or fences per launch, "
+        f"{name} ({N_STATES} states)",
+        flush=True,
+    )
+    left = _time_left(args, end)
+    text = messages.render(grid, table, name)
+    outcome = _in_workdir(keep, lambda work: rumur.check(text, work, left, limit=args.timeout))
+    print(
+        f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
+        f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
+    )
+    if outcome.failed is None:
+        print(
+            "verdict: verified: after every rule, every race is in RACE, and RACE is a race "
+            "unless the runtime is documented as sound only there (docs/fsm.md)"
+        )
+        return ExitCode.CLEAN
+    print(f'verdict: FAILED: invariant "{outcome.failed}": {INVARIANTS[outcome.failed]}')
+    text = messages.trace_text(outcome.steps)
+    print(f"counterexample: {text}")
+    trace = parse(text, grid)
+    verdict = oracle.check(trace)
+    data = trace.locations.index(messages.DATA) if messages.DATA in trace.locations else -1
+    for i in range(len(trace)):
+        judged = ""
+        if data >= 0 and trace.locs[i] == data and trace.ops[i] < BSYNC:
+            judged = "race" if verdict.racy_after(i, data) else "no race"
+        print(f"  {i:>3}  {trace.format_event(i):<24}{judged}".rstrip())
+    return ExitCode.FINDINGS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -133,12 +205,14 @@ def run(args: argparse.Namespace) -> int:
         table = load_csv(args.table)
         name = f"the table in {args.table.name}"
     end = time.monotonic() + args.timeout
-    grids = model.DEFAULT_GRIDS if args.grid is None else (args.grid,)
+    defaults = messages.DEFAULT_GRIDS if args.messages else model.DEFAULT_GRIDS
+    grids = defaults if args.grid is None else (args.grid,)
+    verify = _verify_messages if args.messages else _verify_grid
     for grid in grids:
         keep = args.keep
         if keep is not None and len(grids) > 1:
             keep = keep / str(grid)
-        code = _verify_grid(args, grid, keep, table, name, end)
+        code = verify(args, grid, keep, table, name, end)
         if code != ExitCode.CLEAN:
             return code
     return ExitCode.CLEAN
