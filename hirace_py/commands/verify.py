@@ -172,10 +172,7 @@ def _verify_messages(
     left = _time_left(args, end)
     text = messages.render(grid, table, name)
     outcome = _in_workdir(keep, lambda work: rumur.check(text, work, left, limit=args.timeout))
-    print(
-        f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
-        f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
-    )
+    _print_explored(outcome)
     if outcome.failed is None:
         print(
             "verdict: verified: after every rule, every race is in RACE, and RACE is a race "
@@ -234,10 +231,7 @@ def _verify_grid(
     )
     checked = _check(args, grid, keep, table, name, end)
     outcome = checked.verdict
-    print(
-        f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
-        f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
-    )
+    _print_explored(outcome)
     if checked.trace is None:
         print(
             "verdict: verified: after every rule, the FSM is in RACE exactly when "
@@ -265,6 +259,14 @@ def _verify_grid(
         )
     _print_confirmation(counterexample.confirm(cx, table))
     return ExitCode.FINDINGS
+
+
+def _print_explored(outcome: rumur.Outcome) -> None:
+    """What Rumur explored and how long it took, one line for either model."""
+    print(
+        f"rumur: {outcome.states} states explored, {outcome.rules_fired} rules fired, "
+        f"{outcome.seconds:.1f} s (build {outcome.build_seconds:.1f} s; {outcome.version})"
+    )
 
 
 def _print_confirmation(conf: counterexample.Confirmation) -> None:
