@@ -209,7 +209,10 @@ class Launch(HostEvent):
     `footprint` (what an instrumented launch did to each allocation's shadow
     units: (alloc, first unit, end unit, "R", "W" or "?") runs, "?" for a
     range that may have been read or written (`FOOTPRINT_RUNS`); None when
-    not instrumented)."""
+    not instrumented) and `opaque` (the kernel may reach memory through
+    pointers held in memory, which `args` do not show: a struct holding
+    pointers, a pointer to a pointer or to void, a `cudaLaunchKernel`;
+    hirace_py.instrument.host.opaque_parameter)."""
 
     kernel: str = ""
     grid: tuple[int, int, int] = (1, 1, 1)
@@ -219,6 +222,7 @@ class Launch(HostEvent):
     args: tuple[Place, ...] = ()
     launch: int | None = None
     footprint: tuple[tuple[int, int, int, str], ...] | None = None
+    opaque: bool = False
 
 
 @dataclass
@@ -293,7 +297,7 @@ def _event(raw: Mapping[str, Any], sites: Sequence[CallSite],
                       grid=tuple(rest["grid"]), block=tuple(rest["block"]),  # type: ignore[arg-type]
                       shared=int(rest["shared"]), stream=int(rest["stream"]),
                       args=tuple(_place(a) for a in rest["args"]), launch=index,
-                      footprint=footprint)  # fmt: skip
+                      footprint=footprint, opaque=bool(rest.get("opaque", False)))  # fmt: skip
     return HostEvent(**common, fields=rest)
 
 

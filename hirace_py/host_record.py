@@ -52,7 +52,7 @@ word has when its chunk leaves it out: the runtime's Event
 (templates/hirace_host.h.j2) with strings as string numbers. A chunk holds
 only the words that differ from their defaults, after a mask naming them (a
 1D copy keeps about 11 of the 32 words, a launch about 15)."""
-EVENT_FLAGS = ("async", "has_stream", "hashed", "hash_unused")
+EVENT_FLAGS = ("async", "has_stream", "hashed", "hash_unused", "opaque")
 """The bits of an event's `flags`, from bit 0."""
 ACCESS_FIELDS: tuple[tuple[str, str], ...] = (
     ("after", "Q"), ("thread", "Q"), ("lo", "Q"), ("hi", "Q"), ("mode", "Q"), ("file", "q"),
@@ -175,7 +175,8 @@ class _Reader:
         elif op == "launch":
             e.update(kernel=name, grid=[w["grid0"], w["grid1"], w["grid2"]],
                      block=[w["block0"], w["block1"], w["block2"]], shared=w["bytes"],
-                     launch=None if w["launch"] < 0 else w["launch"], args=[])  # fmt: skip
+                     launch=None if w["launch"] < 0 else w["launch"], args=[],
+                     opaque=flags["opaque"])  # fmt: skip
         elif op == "stream_create":
             e.update(created=w["handle"], flags=w["value"], priority=w["extra"])
         elif op in ("stream_wait_event", "event_create"):

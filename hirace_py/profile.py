@@ -20,9 +20,11 @@ Whether a kernel *may read or write* an allocation: when kernels are
 instrumented, from its footprint (the shadow units it read or wrote); when
 they are not (`hirace profile`'s default), from its pointer arguments: a
 launch may read every allocation one of its pointer arguments points into,
-and may write those whose parameter is not a pointer to const. Memory a
-kernel reaches otherwise (pointers inside structs or __device__ variables)
-is invisible then, which the report says.
+and may write those whose parameter is not a pointer to const; an *opaque*
+launch (its kernel takes a struct holding pointers, a pointer to a pointer
+or to void: Launch.opaque) may read and write every live allocation. Memory
+a kernel reaches otherwise (pointers in __device__ variables set by the
+host) is invisible then, which the report says.
 
 Estimated savings use measured times where the backend has them (synchronous
 calls on a GPU, whose duration is the transfer's or the allocation's), and a
@@ -173,6 +175,7 @@ class _Analysis:
         # Host-to-device copies whose bytes no kernel may have read yet.
         self.unread: list[Copy] = []
         self.read_allocs: set[int] = set()
+        self.live: set[int] = set()  # allocations made and not freed yet
 
     def group(self, pattern: str, site: CallSite | None, variable: str, what: str) -> _Group:
         key = (pattern, site, variable)
@@ -219,6 +222,11 @@ class _Analysis:
                 self.read(alloc, first * unit, end * unit)
                 if kind != "R":  # written, or may have been (FOOTPRINT_COARSE)
                     self.written(alloc, first * unit, end * unit)
+            return
+        if e.opaque:  # it may read and write every live allocation
+            self.read_allocs.update(self.live)
+            self.unread = []
+            self.last_in.clear()
             return
         for arg in e.args:
             if arg.alloc is None:
@@ -300,6 +308,7 @@ class _Analysis:
         live: dict[int, HostEvent] = {}
         freed_at: dict[int, HostEvent] = {}
         for e in self.record.events:
+            _track_live(e, self.live)
             if isinstance(e, Copy):
                 self.copy(e)
             elif isinstance(e, Launch):
@@ -333,9 +342,15 @@ class _Analysis:
     def _allocations_read(self) -> set[int]:
         """Allocations some kernel may read, over the whole run."""
         out: set[int] = set()
-        for e in self.record.launches:
+        live: set[int] = set()
+        for e in self.record.events:
+            _track_live(e, live)
+            if not isinstance(e, Launch):
+                continue
             if e.footprint is not None:
                 out.update(alloc for alloc, *_ in e.footprint)
+            elif e.opaque:
+                out.update(live)
             else:
                 out.update(a.alloc for a in e.args if a.alloc is not None)
         return out
@@ -399,6 +414,14 @@ class _Analysis:
             return f"'{g.variable}': allocation of {size_text(g.bytes)} that no kernel reads"
         return (f"'{g.variable}': {size_text(g.bytes)} copied to the device, never read by a "
                 f"kernel ({g.count} copy(ies))")  # fmt: skip
+
+
+def _track_live(e: HostEvent, live: set[int]) -> None:
+    """Updates `live`, the allocations made and not freed yet, with event `e`."""
+    if e.op == "alloc" and e.status == 0 and e.get("alloc") is not None:
+        live.add(e["alloc"])
+    elif e.op == "free" and e["ptr"][1] is not None and e["ptr"][2] == 0:
+        live.discard(e["ptr"][1])
 
 
 def size_text(n: int) -> str:

@@ -377,3 +377,96 @@ def test_benchmark_programs_find_the_same_compared_and_hashed(name: str, tmp_pat
                for how, defines in (("compared", {}), ("hashed", HASHING))]  # fmt: skip
     assert records[0].compared and not records[1].compared
     assert _findings(records[0]) == _findings(records[1])
+
+
+# ---------------------------------------------------------------------------
+# Opaque launches: kernels that reach memory through pointers held in memory
+# may read and write every allocation (hirace_py.instrument.host.opaque_parameter).
+
+_OPAQUE_TYPES = """
+struct Plain { float x; int n; };
+struct Span { float* data; int n; };
+struct Derived : Span { int extra; };
+struct Table { float* rows[2]; };
+struct Nested { Plain p; Span s; };
+template <class T> __global__ void k(T t) {}
+int main() {
+  float* f = nullptr;
+  k<<<1, 1>>>(f);
+  k<<<1, 1>>>((const float*)f);
+  k<<<1, 1>>>(Plain{});
+  k<<<1, 1>>>((const Plain*)nullptr);
+  k<<<1, 1>>>(&f);
+  k<<<1, 1>>>((void*)f);
+  k<<<1, 1>>>((const void*)f);
+  k<<<1, 1>>>(Span{});
+  k<<<1, 1>>>((const Span*)nullptr);
+  k<<<1, 1>>>(Derived{});
+  k<<<1, 1>>>(Table{});
+  k<<<1, 1>>>(Nested{});
+  return 0;
+}
+"""
+_OPAQUE = [False, False, False, False, True, True, True, True, True, True, True, True]
+"""Whether each launch of _OPAQUE_TYPES is opaque: float*, const float*,
+Plain, const Plain* are not; float**, void*, const void*, Span, const Span*,
+a class deriving from Span, one holding an array of pointers, one holding a
+Span are."""
+
+
+def test_launches_through_pointers_held_in_memory_are_opaque() -> None:
+    from hirace_py.instrument import instrument
+
+    source = instrument(_OPAQUE_TYPES, "m.cu", target="cpu").source
+    flags = re.findall(r"before_launch\([^;]*, hirace_st, (true|false)\);", source)
+    assert flags == ["true" if o else "false" for o in _OPAQUE]
+
+
+def test_an_opaque_launch_may_read_and_write_every_live_allocation() -> None:
+    def free(seq: int, alloc: int) -> HostEvent:
+        return HostEvent(seq, "free", 0, SITE[9], 0, seq, 1,
+                         {"ptr": [0xA000, alloc, 0], "kind": "device"})  # fmt: skip
+
+    for opaque in (False, True):
+        launch = dataclasses.replace(_launch(5, 6), opaque=opaque)
+        events = [_alloc(0, 1, 0), _alloc(1, 2, 1), _alloc(2, 7, 2), free(3, 2),
+                  _copy(4, 3, A, H, "HostToDevice", 7), launch,
+                  _copy(6, 4, A, H, "HostToDevice", 7), _launch(7, 8, A, B),
+                  _copy(8, 5, H, A, "DeviceToHost", 7)]  # fmt: skip
+        allocs = [*ALLOCS, Allocation(2, "c", 64, "device", 2)]
+        record = HostRecord(events, allocs, True, False, False)
+        found = {(f.pattern, f.site.line) for f in analyse(record, "cpu").findings if f.site}
+        # An allocation freed before the launch stays unused; the others
+        # are read by it, and the same bytes sent after it are no duplicate.
+        assert ("unused-data", 7) in found
+        assert (("duplicate-transfer", 4) in found) != opaque
+        assert (("unused-data", 3) in found) != opaque
+        assert ("round-trip", 5) in found
+
+
+def test_writes_through_pointers_held_in_memory_are_seen(tmp_path: Path) -> None:
+    """tests/hostrecord/opaque_launch.cu, comparing and hashing: a copy back
+    after a kernel wrote the bytes through a struct's pointer, a pointer to
+    pointers or void* is no round trip, nothing they reach is unused, and both
+    builds find what the instrumented kernels' footprints find."""
+    source = Path(__file__).parent / "hostrecord" / "opaque_launch.cu"
+    lines = source.read_text().splitlines()
+    marks = [m.group(1) == "yes" for line in lines
+             if (m := re.search(r"//\s*opaque:\s*(yes|no)$", line))]  # fmt: skip
+    expect = {(m.group(1), n) for n, line in enumerate(lines, 1)
+              if (m := _EXPECT.search(line))}  # fmt: skip
+    records = [_record(_build(source, tmp_path / how / "opaque_launch", defines))
+               for how, defines in (("compared", {}), ("hashed", HASHING))]  # fmt: skip
+    for record in records:
+        assert [e.opaque for e in record.launches] == marks
+        assert {(p, line) for p, line, *_ in _findings(record)} == expect
+    assert _findings(records[0]) == _findings(records[1])
+    old = os.getcwd()
+    os.chdir(source.parent)
+    try:
+        out = tmp_path / "kernels.json"
+        main(["profile", source.name, "--cpu", "--kernels", "--format", "json", "-o", str(out)])
+    finally:
+        os.chdir(old)
+    found = json.loads(out.read_text())["profile"]["findings"]
+    assert {(f["pattern"], f["site"]["line"]) for f in found} == expect

@@ -22,7 +22,9 @@ or allocates device memory. Then:
   `hirace::host::NAME(HIRACE_AT(file, line, column, function, discarded), args)`,
   and allocations, frees and launches take the same call site first: the
   host runtime records each call (docs/host-events.md). Pointer arguments
-  of a launch are passed through `hirace::host::arg(p)`, which notes them.
+  of a launch are passed through `hirace::host::arg(p)`, which notes them;
+  a launch whose kernel may reach memory through pointers held in memory
+  (`opaque_parameter`) tells `before_launch` so.
 * the unit's tables (sites, variable names, kernels) and its `write_state`
   and `register_symbols` functions are appended, and the unit registers
   itself with the host runtime at static initialisation.
@@ -77,6 +79,43 @@ STD_THREAD = "std::thread"
 LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 CONFIG_CALLS = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
 POINTER_KINDS = {ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY}
+
+
+_REFERENCE_KINDS = {ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE}
+
+
+def _holds_pointer(t: ci.Type, seen: set[str]) -> bool:
+    """Whether an object of type `t` holds a pointer or a reference: is one, or has
+    one in a field, a base or an element (recursively; `seen`: records visited)."""
+    t = t.get_canonical()
+    if t.kind in (ci.TypeKind.POINTER, ci.TypeKind.MEMBERPOINTER, *_REFERENCE_KINDS):
+        return True
+    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        return _holds_pointer(t.get_array_element_type(), seen)
+    if t.kind != ci.TypeKind.RECORD or t.spelling in seen:
+        return False
+    seen.add(t.spelling)
+    decl = t.get_declaration()
+    bases = [b.type for b in decl.get_children() if b.kind == K.CXX_BASE_SPECIFIER]
+    return any(_holds_pointer(f.type, seen) for f in t.get_fields()) or \
+        any(_holds_pointer(b, seen) for b in bases)  # fmt: skip
+
+
+def opaque_parameter(t: ci.Type) -> bool:
+    """Whether a kernel parameter (or argument) of type `t` may lead the kernel to
+    memory through pointers stored in memory, which the host record cannot
+    see: a struct or class holding a pointer (by value, or pointed or referred
+    to), a pointer to a pointer, or a pointer to void. A pointer to plain data
+    (`float*`, `const S*` with S holding no pointer) is not: the record notes
+    it as the launch's argument. A type not known yet (a template parameter's)
+    is not either: the caller also asks about the argument's type."""
+    t = t.get_canonical()
+    if t.kind in (ci.TypeKind.POINTER, *_REFERENCE_KINDS):
+        pointee = t.get_pointee().get_canonical()
+        return pointee.kind == ci.TypeKind.VOID or _holds_pointer(pointee, set())
+    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        return _holds_pointer(t.get_array_element_type(), set())
+    return t.kind == ci.TypeKind.RECORD and _holds_pointer(t, set())
 
 
 def _launched_kernel(argument: ci.Cursor) -> str | None:
@@ -491,7 +530,9 @@ class HostPlanner:
         hirace_b, hirace_s for G, B and S, runs inside a lambda called at once
         that tells the host runtime about the launch first. Edits go where the
         call is spelled, so a call in a macro's argument is tracked too (its
-        arguments are then delimited in the text, by commas outside brackets)."""
+        arguments are then delimited in the text, by commas outside brackets).
+        Its kernel arguments (`void**`) are not noted: the launch is opaque
+        (opaque_parameter), taken to read and write every allocation."""
         in_macro = self.p.inside_macro(c)
         args = list(c.get_arguments())
         kernel = _launched_kernel(args[0]) if args else None
@@ -520,7 +561,8 @@ class HostPlanner:
             s, e,
             "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s, cudaStream_t hirace_st) "
             f"-> cudaError_t {{ hirace::host::before_launch({self.at(c, function, True)}, "
-            f"hirace_unit(), {_c_string(kernel)}, hirace_g, hirace_b, hirace_s, hirace_st); "
+            f"hirace_unit(), {_c_string(kernel)}, hirace_g, hirace_b, hirace_s, hirace_st, "
+            "true); "
             "cudaError_t hirace_e = ",
             f"; hirace::host::after_launch(); return hirace_e; }}({texts[0]}, {texts[1]}, "
             f"{shared}, {stream})",
@@ -599,7 +641,13 @@ class HostPlanner:
             missing = ", hirace_s, hirace_st" if len(conf) == 2 else ", hirace_st"
             self.edit(c, edits.insert(gt.extent.start.offset, missing))
         params = list(callee.referenced.get_arguments()) if callee.referenced is not None else []
-        for i, a in enumerate(self.launch_arguments(c)):
+        arguments = self.launch_arguments(c)
+        # Whether the kernel may reach memory its pointer arguments do not show
+        # (opaque_parameter): the runtime then takes it to read and write every
+        # allocation (docs/profile.md).
+        opaque = any(opaque_parameter(t) for t in itertools.chain(
+            (p.type for p in params), (a.type for a in arguments)))  # fmt: skip
+        for i, a in enumerate(arguments):
             # Pointer arguments are noted for the record (evaluated once, as
             # before), with whether the kernel's parameter points to const;
             # an object bound to a reference parameter, by its address.
@@ -622,7 +670,8 @@ class HostPlanner:
             s, e,
             "[&](dim3 hirace_g, dim3 hirace_b, size_t hirace_s, cudaStream_t hirace_st) { "
             f"hirace::host::before_launch({self.at(c, function, True)}, hirace_unit(), "
-            f"{kernel_name}, hirace_g, hirace_b, hirace_s, hirace_st); ",
+            f"{kernel_name}, hirace_g, hirace_b, hirace_s, hirace_st, "
+            f"{'true' if opaque else 'false'}); ",
             f"; hirace::host::after_launch(); }}({texts[0]}, {texts[1]}, {shared}, {stream})",
         ))  # fmt: skip
         if self.target == "cpu":

@@ -92,6 +92,7 @@ def render_host_header(engine: str = "fsm") -> str:
             record_tags=host_record.TAGS,
             record_magic=host_record.MAGIC.decode(),
             event_fields=host_record.EVENT_FIELDS,
+            event_flags=host_record.EVENT_FLAGS,
             access_fields=host_record.ACCESS_FIELDS,
             alloc_kinds=host_events.ALLOC_KINDS,
             host_kinds=sorted(host_events.HOST_KINDS),
