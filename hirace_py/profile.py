@@ -118,6 +118,9 @@ class Profile:
     """Transfers whose bytes could not be hashed in place (not compared)."""
     kernels_instrumented: bool = False
     uninstrumented_launches: int = 0
+    opaque_launches: int = 0
+    """Uninstrumented launches taken to read and write every live allocation
+    (host_events.Launch.opaque)."""
 
     def summary(self) -> dict[str, dict[str, Any]]:
         out = {}
@@ -335,9 +338,10 @@ class _Analysis:
                     for g in self.groups.values()]  # fmt: skip
         findings.sort(key=lambda f: (PATTERNS.index(f.pattern), -f.seconds,
                                      f.site.where() if f.site else ""))  # fmt: skip
-        uninstrumented = sum(1 for e in self.record.launches if e.footprint is None)
+        uninstrumented = [e for e in self.record.launches if e.footprint is None]
         return Profile(findings, self.transfers, self.transfer_bytes, self.unhashed,
-                       self.record.kernels_instrumented, uninstrumented)  # fmt: skip
+                       self.record.kernels_instrumented, len(uninstrumented),
+                       sum(1 for e in uninstrumented if e.opaque))  # fmt: skip
 
     def _allocations_read(self) -> set[int]:
         """Allocations some kernel may read, over the whole run."""

@@ -431,6 +431,10 @@ def _profile_text(p: Profile) -> list[str]:
                    "launch(es)): a kernel is taken to read the allocations its pointer arguments "
                    "point into (and to write them unless the parameter points to const); use "
                    "--kernels for what kernels really read")  # fmt: skip
+        if p.opaque_launches:
+            out.append(f"========= Note: {p.opaque_launches} of them may reach memory through "
+                       "pointers held in memory (a struct holding pointers, a pointer to a "
+                       "pointer or to void): taken to read and write every allocation")  # fmt: skip
     for pattern, total in p.summary().items():
         saving = _seconds_text(total["seconds"])
         out.append(f"========= PROFILE SUMMARY {pattern}: {total['findings']} finding(s), "

@@ -459,6 +459,7 @@ def test_writes_through_pointers_held_in_memory_are_seen(tmp_path: Path) -> None
                for how, defines in (("compared", {}), ("hashed", HASHING))]  # fmt: skip
     for record in records:
         assert [e.opaque for e in record.launches] == marks
+        assert analyse(record, "cpu").opaque_launches == sum(marks)
         assert {(p, line) for p, line, *_ in _findings(record)} == expect
     assert _findings(records[0]) == _findings(records[1])
     old = os.getcwd()
