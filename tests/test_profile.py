@@ -298,12 +298,12 @@ def _scripts(draw: st.DrawFn) -> list[tuple[int, ...]]:
     hosts = draw(st.lists(st.tuples(_HOST, _OFF), min_size=1, max_size=2))
     script = []
     for _ in range(draw(st.integers(0, 24))):
-        code = draw(st.integers(0, 12))
+        code = draw(st.integers(0, 13))
         x, off, n = draw(st.sampled_from(places))
         y, hoff = draw(st.sampled_from(hosts))
         if code == 4:  # device to device: from another place
             y, hoff, _ = draw(st.sampled_from(places))
-        elif code in (5, 7):  # memset, a kernel writing: the value
+        elif code in (5, 7, 13):  # memset, a kernel writing (13: opaque): the value
             y, hoff = draw(_BYTE), 0
         elif code == 6:  # host code writes host memory, or managed memory (3)
             x, y, n = draw(_BYTE), draw(st.sampled_from([y, 3])), draw(st.sampled_from([1, 8]))
@@ -351,6 +351,10 @@ def _each_prefix(record: HostRecord) -> list[list[tuple[str, int, int, int]]]:
 @example(script=[(0, 2, 0, 0, 0, 1024), (12, 1, 0, 3, 0, 8), (0, 2, 0, 0, 0, 1024)])
 # A memset over part of what was sent: no round trip.
 @example(script=[(0, 0, 512, 0, 0, 1024), (10, 0, 0, 1, 0, 1024), (2, 0, 512, 0, 0, 1024)])
+# A kernel writes what was sent through a pointer in its struct argument (an
+# opaque launch): no round trip; the same bytes sent again: no duplicate.
+@example(script=[(0, 0, 0, 0, 0, 1024), (26, 0, 0, 1, 0, 64), (2, 0, 0, 0, 0, 1024),
+                 (0, 0, 0, 0, 0, 1024), (27, 1, 0, 1, 0, 64), (0, 0, 0, 0, 0, 1024)])
 def test_compared_copies_find_what_hashed_copies_find(
     script_programs: tuple[Path, Path], script: list[tuple[int, ...]]
 ) -> None:

@@ -22,6 +22,14 @@ __global__ void look(const unsigned char* p, int n) {
 // Writes a __device__ variable no argument points to.
 __global__ void poke(int i, int value) { symbol[i] = (unsigned char)value; }
 
+// Writes through a pointer held in its struct argument (an opaque launch).
+struct Target {
+  unsigned char* p;
+};
+__global__ void fill_through(Target t, int lo, int hi, int value) {
+  for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) t.p[i] = (unsigned char)value;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: copy_script SCRIPT\n");
@@ -124,6 +132,12 @@ int main(int argc, char** argv) {
           cudaMemcpy(dev[x] + off, host[y] + hoff, n, cudaMemcpyDefault);
         else
           cudaMemcpy(host[y] + hoff, dev[x] + off, n, cudaMemcpyDefault);
+        break;
+      case 13:  // as 7, through a pointer in a struct argument
+        if (first)
+          fill_through<<<1, 32>>>(Target{dev[x]}, off, off + n, y);
+        else
+          fill_through<<<1, 32>>>(Target{dev[x]}, off, off + n, y);
         break;
       default:
         std::fprintf(stderr, "unknown operation %d\n", op);
