@@ -408,14 +408,18 @@ int main() {
   k<<<1, 1>>>(Derived{});
   k<<<1, 1>>>(Table{});
   k<<<1, 1>>>(Nested{});
+  int n = 3;
+  k<<<1, 1>>>([=] __device__(int i) { (void)(n + i); });
+  k<<<1, 1>>>([=] __device__(int i) { f[i] = 1; });
   return 0;
 }
 """
-_OPAQUE = [False, False, False, False, True, True, True, True, True, True, True, True]
+_OPAQUE = [False, False, False, False, True, True, True, True, True, True, True, True, False,
+           True]  # fmt: skip
 """Whether each launch of _OPAQUE_TYPES is opaque: float*, const float*,
 Plain, const Plain* are not; float**, void*, const void*, Span, const Span*,
 a class deriving from Span, one holding an array of pointers, one holding a
-Span are."""
+Span are; a lambda capturing an int is not, one capturing a pointer is."""
 
 
 def test_launches_through_pointers_held_in_memory_are_opaque() -> None:
