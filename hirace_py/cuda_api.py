@@ -12,6 +12,9 @@ it:
 - the instrumenter's classification of calls (`names(role)`, `atomic_scope`);
 - the stand-ins for CUDA's headers (`stand_in_headers()`), and the clear
   errors for what hirace does not support (`unsupported_message`);
+- the toolkit's 16-bit floating-point headers (`number_headers`), which
+  both backends compile as they are, the CPU backend with hirace's
+  implementation of their device-only functions;
 - the features the GPU runs natively but hirace does not check or run on the
   CPU (`gpu_only_feature`, `gpu_only_headers`): the parse knows them, the
   instrumenter counts their uses, the CPU backend refuses them.
@@ -130,6 +133,18 @@ class Libcu:
 
 
 @dataclass(frozen=True)
+class NumberHeader:
+    """A toolkit header of 16-bit floating-point types (cuda_fp16.h): both
+    backends compile the toolkit's own; the CPU backend adds `cpu`, hirace's
+    implementation of the functions the header declares for the device only."""
+
+    name: str
+    feature: str
+    files: tuple[str, ...]  # the files its declarations live in
+    cpu: str  # a file of templates/
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """The parsed data file."""
 
@@ -147,6 +162,7 @@ class Catalogue:
     gpu_only_patterns: tuple[tuple[re.Pattern[str], str], ...]
     gpu_only_types: str
     parse_real_headers: tuple[str, ...]
+    number_headers: tuple[NumberHeader, ...]
     unsupported_overloads: tuple[tuple[re.Pattern[str], str], ...]
     unsupported_device_side: dict[str, str]  # role -> feature
     device_types: str
@@ -274,6 +290,10 @@ def catalogue() -> Catalogue:
         gpu_only_patterns=patterns,
         gpu_only_types=gpu_only["types"],
         parse_real_headers=tuple(gpu_only["parse_real_headers"]),
+        number_headers=tuple(
+            NumberHeader(name, h["feature"], tuple(h["files"]), h["cpu"])
+            for name, h in data["number_headers"].items()
+        ),
         device_types=data["device_types"],
         parse_declarations=data["parse_declarations"],
         unsupported_overloads=overloads,
@@ -324,6 +344,17 @@ def toolkit_include() -> Path | None:
     return None
 
 
+NO_TOOLKIT = (
+    "needs the CUDA toolkit's headers, which hirace found in neither $HIRACE_CUDA_INCLUDE, "
+    "/usr/local/cuda/include nor the nvidia-cuda-runtime wheel (scripts/setup.sh installs it)"
+)
+
+
+def number_header_files() -> frozenset[str]:
+    """The file names of the number headers' declarations (cuda_fp16.hpp, ...)."""
+    return frozenset(f for h in catalogue().number_headers for f in h.files)
+
+
 def toolkit_include_dirs() -> list[str]:
     """The toolkit's include directories (its own and libcu++'s), or none."""
     root = toolkit_include()
@@ -350,14 +381,20 @@ def gpu_only_feature(name: str, overload: str = "") -> str | None:
 def stand_in_headers(real: tuple[str, ...] = ()) -> dict[str, str]:
     """Every header hirace stands in for, with its text: empty for CUDA's own,
     an #error naming the feature for a header of something unsupported or
-    GPU-only. `real` names the include directories where the parse may read a
-    GPU-only header (or one of `parse_real_headers`) as it is: those found
-    there get no stand-in. The CPU backend passes none."""
+    GPU-only, or a number header where there are no toolkit headers. `real`
+    names the include directories where the parse may read a GPU-only header,
+    a number header (or one of `parse_real_headers`) as it is: those found
+    there get no stand-in. The CPU backend passes none (and replaces the
+    number headers' stand-ins where the toolkit has them:
+    hirace_py.backends.cpu_runtime.cpu_headers)."""
     cat = catalogue()
     out = {name: "" for name in cat.stand_in_headers}
     for name, feature in (*cat.unsupported_headers.items(), *cat.gpu_only_headers.items()):
         out[name] = f'#error "{unsupported_message(feature, name)}"\n'
-    for name in (*cat.gpu_only_headers, *cat.parse_real_headers):
+    for h in cat.number_headers:
+        out[h.name] = f'#error "{h.feature} (#include <{h.name}>): {NO_TOOLKIT}"\n'
+    numbers = (h.name for h in cat.number_headers)
+    for name in (*cat.gpu_only_headers, *numbers, *cat.parse_real_headers):
         if any((Path(d) / name).is_file() for d in real):
             del out[name]
     return out

@@ -63,6 +63,46 @@ def test_what_is_not_an_access_or_not_a_transfer_pointer_is_left_alone():
     assert not re.search(r"touch<\d+ull>\(&\((v|p)\[", text)  # device code is not host code
 
 
+CLASSES = """\
+#include <cuda_runtime.h>
+struct V {
+  float x;
+  V& operator+=(const V& o) { x += o.x; return *this; }
+  bool operator<(const V& o) const { return x < o.x; }
+  V operator()(int) const { return *this; }
+};
+bool operator==(const V& a, const V& b) { return a.x == b.x; }
+void keep(const V&);
+int main() {
+  V *h, *d, v = {1};
+  cudaMallocHost(&h, 8 * sizeof(V));
+  cudaMalloc(&d, 8 * sizeof(V));
+  h[0] = v;
+  h[1] += h[2];
+  bool a = h[3] < v, b = v == h[4];
+  keep(h[5]);
+  V w = h[6](0);
+  cudaMemcpy(d, h, 8 * sizeof(V), cudaMemcpyHostToDevice);
+  return a + b + (int)w.x;
+}
+"""
+
+
+def test_operators_of_class_types_access_their_operands_as_the_built_in_ones():
+    """Assignment and arithmetic on elements of a class type (a struct, __half)
+    are calls of operator= and its kin: the element is written, read and
+    written, or read, as with a built-in type; binding it to a reference
+    parameter of a function, or calling a member of it, reads nothing."""
+    text = instrument(CLASSES, "app.cu").source
+    assert touches(text) == [
+        ("h", 1, 14),  # h[0] = v: a write (the implicit copy assignment)
+        ("h", 2, 15),  # h[1] += ...: read and write
+        ("h", 0, 15),  # h[2]: a read
+        ("h", 0, 16),  # h[3] < v (a member operator)
+        ("h", 0, 16),  # v == h[4] (a free operator)
+    ]
+
+
 LOOPS = """\
 #include <cstdio>
 #include <cstdlib>

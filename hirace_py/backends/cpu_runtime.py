@@ -243,15 +243,49 @@ COOPERATIVE_GROUPS = "cuda_cpu_cooperative_groups.h"
 
 def cpu_headers() -> dict[str, str]:
     """The CPU backend's own toolkit headers, by include name, with their text:
-    <cooperative_groups.h> and the parts of it sources include by name."""
+    <cooperative_groups.h> and the parts of it sources include by name, and,
+    where the toolkit's headers are found, the number headers (<cuda_fp16.h>,
+    <cuda_bf16.h>): the toolkit's, then hirace's device-only functions."""
     text = (template_dir() / COOPERATIVE_GROUPS).read_text()
     part = "#pragma once\n// hirace CPU backend: part of <cooperative_groups.h>.\n" \
         "#include <cooperative_groups.h>\n"
-    return {
+    headers = {
         "cooperative_groups.h": text,
         "cooperative_groups/reduce.h": part,
         "cooperative_groups/scan.h": part,
     }
+    return headers | number_headers()
+
+
+def number_headers() -> dict[str, str]:
+    """The stand-ins of the number headers where the toolkit's are found: each
+    includes every toolkit number header by its path, as a host compiler sees
+    it (the toolkit's own includes resolve beside it, and through
+    `toolkit_flags()`), then hirace's implementation of their device-only
+    functions (cuda_api.NumberHeader)."""
+    include = cuda_api.toolkit_include()
+    numbers = cuda_api.catalogue().number_headers
+    if include is None:
+        return {}
+    # The toolkit's headers see a host compiler (cuda_cpu.h defines nvcc's
+    # device macros, which would select their PTX).
+    device = ("__CUDACC__", "__CUDA_ARCH__")
+    real = "".join(f'#pragma push_macro("{m}")\n#undef {m}\n' for m in device)
+    real += "".join(f'#include "{include / h.name}"\n' for h in numbers)
+    real += "".join(f'#pragma pop_macro("{m}")\n' for m in device)
+    own = "".join(
+        f"// {h}\n{(template_dir() / h).read_text()}" for h in sorted({h.cpu for h in numbers})
+    )
+    text = f"#pragma once\n// hirace CPU backend: CUDA's own header, then its device side.\n" \
+        f"{real}{own}"  # fmt: skip
+    return {h.name: text for h in numbers}
+
+
+def toolkit_flags() -> tuple[str, ...]:
+    """Include flags for what the toolkit's number headers include by angle
+    brackets (<nv/target>): its directories, searched after every other, so
+    that hirace's stand-ins keep hiding the rest of the toolkit."""
+    return tuple(f"-idirafter{d}" for d in cuda_api.toolkit_include_dirs())
 
 
 def write_headers(include: Path, comment: str) -> None:
@@ -270,12 +304,13 @@ def _runtime(cxx: str, identity: str, root: str, fiber_flags: tuple[str, ...]) -
         "cuda_cpu_launch.cpp": render("cuda_cpu_launch.cpp.j2"),
     }
     digest = hashlib.sha256()
-    for part in (identity, " ".join(BASE_FLAGS + fiber_flags), *files.values(),
+    flags = BASE_FLAGS + fiber_flags + toolkit_flags()
+    for part in (identity, " ".join(flags), *files.values(),
                  *libcu_headers().values(), *cpu_headers().values()):  # fmt: skip
         digest.update(part.encode())
         digest.update(b"\0")
     key = digest.hexdigest()[:20]
-    rt = Runtime(Path(root) / f"runtime-{key}", key, cxx, BASE_FLAGS + fiber_flags)
+    rt = Runtime(Path(root) / f"runtime-{key}", key, cxx, flags)
     build_once(rt.directory, lambda scratch: _build_runtime(rt, files, scratch), LIBRARY_NAME)
     return rt
 

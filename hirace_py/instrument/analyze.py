@@ -91,6 +91,7 @@ LIBCU_ACTIONS = {
 }  # fmt: skip
 """The runtime's enumerator of each action a libcu++ atomic operation makes."""
 LOADS = cuda_api.names("load")
+NUMBER_HEADER_FILES = cuda_api.number_header_files()
 STORES = cuda_api.names("store")
 BARRIERS = cuda_api.names("barrier")
 VALUE_BARRIERS = cuda_api.names("value_barrier")
@@ -974,11 +975,14 @@ class Planner:
         width = groups.tile_width(c, self.explicit_arguments(c))
         if width != 0:
             self.tile_widths.add(width)
+        # The catalogue's functions: the prelude's, and the number headers'
+        # (cuda_fp16.h's atomicAdd(__half*, __half), ...: cuda_api.NumberHeader).
         from_prelude = (
             ref is not None
             and ref.location.file is not None
-            and ref.location.file.name.endswith(PRELUDE)
-        )
+            and (ref.location.file.name.endswith(PRELUDE)
+                 or os.path.basename(ref.location.file.name) in NUMBER_HEADER_FILES)
+        )  # fmt: skip
         args = self.explicit_arguments(c)
         s, e = c.extent.start.offset, c.extent.end.offset
         if from_prelude or (ref is None and (callee in ATOMICS or callee in LOADS | STORES)):

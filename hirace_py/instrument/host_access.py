@@ -85,6 +85,37 @@ def _named_decl(c: ci.Cursor) -> ci.Cursor | None:
     return None
 
 
+COMPOUND_OPERATORS = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
+VALUE_OPERATORS = {
+    "+", "-", "/", "%", "==", "!=", "<", ">", "<=", ">=", "<=>", "!", "~", "^", "|", "&&",
+    "||", "<<", ">>",
+}  # fmt: skip
+"""Overloaded operators that read every operand (`*` and `&` only as binary
+operators: their unary forms dereference or take an address)."""
+
+
+def _operator_modes(call: ci.Cursor) -> dict[tuple[int, int], int] | None:
+    """How an overloaded assignment or arithmetic operator uses each operand,
+    by the operand's extent, as the built-in operator would (`h[i] = v` on a
+    class type writes h[i]; `h[i] += v` reads and writes it; `h[i] < v` reads
+    both); None for any other call (`operator[]`, `operator()`, functions)."""
+    ref = call.referenced
+    if ref is None or not ref.spelling.startswith("operator"):
+        return None
+    op = ref.spelling[len("operator"):].strip()
+    args = list(call.get_arguments())
+    if op == "=":
+        first = WRITE
+    elif op in COMPOUND_OPERATORS:
+        first = READ_WRITE
+    elif op in VALUE_OPERATORS or (op in ("*", "&") and len(args) == 2):
+        first = READ
+    else:
+        return None
+    return {(a.extent.start.offset, a.extent.end.offset): first if i == 0 else READ
+            for i, a in enumerate(args)}  # fmt: skip
+
+
 class HostAccessPlanner:
     """Edits that route host accesses to transfer pointers through `touch`."""
 
@@ -199,16 +230,20 @@ class HostAccessPlanner:
         return None
 
     def _by_reference(self, call: ci.Cursor) -> set[tuple[int, int]]:
-        """Extents of the call's arguments that bind to reference parameters."""
+        """Extents of the call's arguments that bind to reference parameters
+        (the object of a member operator, `h[i](x)`, binds to `this`)."""
         ref = call.referenced
         if ref is None:
             return set()
         params = list(ref.get_arguments())
+        args = list(call.get_arguments())
+        if len(args) == len(params) + 1 and ref.kind in METHODS:
+            params = [None, *params]
         refs = (T.LVALUEREFERENCE, T.RVALUEREFERENCE)
         return {
             (a.extent.start.offset, a.extent.end.offset)
-            for a, p in zip(call.get_arguments(), params, strict=False)
-            if p.type.get_canonical().kind in refs
+            for a, p in zip(args, params, strict=False)
+            if p is None or p.type.get_canonical().kind in refs
         }
 
     def _walk(self, c: ci.Cursor, ctx: int | None, function: str) -> None:
@@ -258,6 +293,11 @@ class HostAccessPlanner:
                     self._wrap(c, pointer, ctx, function)
             for kid in kids:
                 self._walk(kid, None, function)
+            return
+        if k == K.CALL_EXPR and (modes := _operator_modes(c)) is not None:
+            for kid in kids:
+                self._walk(kid, modes.get((kid.extent.start.offset, kid.extent.end.offset),
+                                          READ), function)  # fmt: skip
             return
         if k == K.CALL_EXPR:
             by_reference = self._by_reference(c)

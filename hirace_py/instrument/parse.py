@@ -459,20 +459,19 @@ def _unsupported(
     unsupported, or None."""
     cat = cuda_api.catalogue()
     headers = {**cat.unsupported_headers, **cat.gpu_only_headers}
+    numbers = {h.name: h.feature for h in cat.number_headers}
     stub = _stub_dir()
     for d in errors:
         loc = d.location
         if loc.file is not None and loc.file.name.startswith(stub + os.sep):
             header = os.path.relpath(loc.file.name, stub)
             if header in headers:
-                site = next(
-                    (i.location for i in tu.get_includes() if i.include.name == loc.file.name), None
-                )
-                where = (
-                    f"{_display(site.file.name, path, filename)}:{site.line}" if site else filename
-                )
+                where = _site(tu, loc.file.name, path, filename)
                 message = cuda_api.unsupported_message(headers[header], f"#include <{header}>")
                 return f"{where}: {message}"
+            if header in numbers:
+                return f"{_site(tu, loc.file.name, path, filename)}: {numbers[header]} " \
+                    f"(#include <{header}>): {cuda_api.NO_TOOLKIT}"  # fmt: skip
         role, name = _device_side(d)
         if role is not None and loc.file is not None:
             where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
@@ -485,6 +484,12 @@ def _unsupported(
             where = f"{_display(loc.file.name, path, filename)}:{loc.line}"
             return f"{where}: {cuda_api.unsupported_message(feature, name)}"
     return None
+
+
+def _site(tu: ci.TranslationUnit, header: str, path: str, filename: str) -> str:
+    """file:line of the #include of `header` (a stand-in), as the user names it."""
+    site = next((i.location for i in tu.get_includes() if i.include.name == header), None)
+    return f"{_display(site.file.name, path, filename)}:{site.line}" if site else filename
 
 
 def _device_side(d: ci.Diagnostic) -> tuple[str | None, str]:
