@@ -94,7 +94,7 @@ def in_line(held: bool) -> tuple[int, ...]:
         for s in range(fsm.N_STATES):
             for r in fsm.Rel:
                 nxt = fsm.step(s, a, fsm.Sync.U, r)
-                message = held and s == fsm.READS_STATE and a == fsm.Action.R and nxt != s
+                message = held and fsm.adds_reader(s, a, nxt)
                 out.append(nxt | (OUT_OF_LINE if nxt == fsm.RACE or message else 0))
     return tuple(out)
 

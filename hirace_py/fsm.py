@@ -433,10 +433,6 @@ ordered with no earlier access, of any block, so every access not ordered
 after this one must conflict with it: sound whatever the access was (a race
 decision is never between two reads), exact when no such access follows."""
 
-READS_STATE: int = STATE_INDEX[_fresh(_CROSS_OF[Action.R], Action.R).name]
-"""The one state of ORDERED_BEFORE_LAST whose history is all reads. A read
-that a message orders after such a history installs it again, by the reader
-alone (exact: the table would count it as a second, unordered reader)."""
 
 _TABLE.setflags(write=False)
 TRANSITIONS: np.ndarray = _TABLE
@@ -477,3 +473,40 @@ def state_index(name: str) -> int:
         return STATE_INDEX[name]
     except KeyError:
         raise ValueError(f"unknown FSM state {name!r}; states are {', '.join(STATES)}") from None
+
+
+def message_read(state: int) -> int:
+    """The state the last accessor's own read leaves a word in `state`: what
+    a read installs, by the reader, when a message orders it after the whole
+    history and the table counts it as one more unordered reader
+    (`adds_reader`). Every earlier access happens before the read, as
+    before the last accessor's own; a later access not ordered after the
+    read may be unordered with all of the history, and a state of
+    MESSAGE_READERS admits only what conflicts with none of it (its classes,
+    with the read in them, are the classes of reads: docs/fsm.md, "Message
+    passing in the runtime")."""
+    return step(state, Action.R, Sync.U, Rel.S)
+
+
+MESSAGE_READERS: frozenset[int] = frozenset(
+    s for s in ORDERED_BEFORE_LAST if message_read(s) in ORDERED_BEFORE_LAST
+)
+"""The states of ORDERED_BEFORE_LAST whose `message_read` is again one: those
+where a message-ordered read can leave the word ordered before its reader
+(the others, MB_Lo and MB_Ro, need atomics of two blocks on the location,
+and a read after them is not ordered after the other blocks' in the table)."""
+
+
+def adds_reader(state: int, action: int, nxt: int) -> bool:
+    """Whether the table's decision `nxt` for an access `action` to a word in
+    `state` counts it as one more unordered reader of a history that a
+    message may order before it: a read from a state of MESSAGE_READERS to a
+    state outside ORDERED_BEFORE_LAST that is not RACE. The runtime asks its
+    message check there, as on a race, and installs `message_read` when a
+    message orders the read."""
+    return (
+        action == Action.R
+        and state in MESSAGE_READERS
+        and nxt != RACE
+        and nxt not in ORDERED_BEFORE_LAST
+    )

@@ -29,7 +29,8 @@ def test_message_model_carries_the_table_and_the_runtime_constants() -> None:
     assert (_table_in(text) == fsm.FLAT_TRANSITIONS).all()
     for s in fsm.ORDERED_BEFORE_LAST:
         assert f"s = {fsm.STATES[s]}" in text
-    assert f"return race ? {fsm.STATES[fsm.MESSAGE_STATE]} : {fsm.STATES[fsm.READS_STATE]};" in text
+    reads = fsm.STATES[fsm.step(fsm.INIT, fsm.Action.R, fsm.Sync.U, fsm.Rel.S)]
+    assert f"return race ? {fsm.STATES[fsm.MESSAGE_STATE]} : {reads};" in text
     for name, *_ in messages.FLAG_RULES:
         assert f'rule "{name}"' in text
     assert "MAX_FLAG_OPS: 3;" in text and "MAX_DATA: 3;" in text

@@ -31,7 +31,7 @@ def render_header() -> str:
             action_names=[cxx_enums.ENUMS["Action"].enumerator(a) for a in fsm.Action],
             ordered_before_last=sum(1 << i for i in fsm.ORDERED_BEFORE_LAST),
             message_state=fsm.MESSAGE_STATE,
-            reads_state=fsm.READS_STATE,
+            message_readers=sum(1 << i for i in fsm.MESSAGE_READERS),
             fresh=fastpath.FRESH,
             in_line=fastpath.IN_LINE,
             in_line_held=fastpath.IN_LINE_HELD,

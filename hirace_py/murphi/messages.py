@@ -85,7 +85,7 @@ def render(
             flag_rules=flag_rules,
             ordered_before_last=[STATES[s] for s in sorted(fsm.ORDERED_BEFORE_LAST)],
             message_state=STATES[fsm.MESSAGE_STATE],
-            reads_state=STATES[fsm.READS_STATE],
+            reads_state=STATES[fsm.step(fsm.INIT, Action.R, fsm.Sync.U, fsm.Rel.S)],
             mutant=mutant,
             max_flag_ops=max_flag_ops,
             max_data=max_data,
