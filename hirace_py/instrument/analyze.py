@@ -91,13 +91,14 @@ LIBCU_ACTIONS = {
 }  # fmt: skip
 """The runtime's enumerator of each action a libcu++ atomic operation makes."""
 LOADS = cuda_api.names("load")
-NUMBER_HEADER_FILES = cuda_api.number_header_files()
 STORES = cuda_api.names("store")
 BARRIERS = cuda_api.names("barrier")
 VALUE_BARRIERS = cuda_api.names("value_barrier")
 WARP_BARRIERS = cuda_api.names("warp_barrier")
 UNTRACKED_CALLS = cuda_api.names("untracked_memory")
 FENCES = cuda_api.names("fence")
+NUMBER_HEADER_FILES = cuda_api.number_header_files()
+"""Files of the number headers (cuda_fp16.hpp, ...), whose calls the catalogue classifies."""
 DEVICE_FENCES = frozenset({"__threadfence", "__threadfence_system"})
 # Compiler built-ins that read or write memory the instrumentation cannot see into.
 UNTRACKED_BUILTINS = {"__builtin_memcpy", "__builtin_memset", "__builtin_memmove",
